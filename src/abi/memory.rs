@@ -1,0 +1,69 @@
+//! Coarray registration: ALLOCATE/DEALLOCATE of coarrays and static coarrays, locks, events
+//! and allocatable components.
+
+use super::descriptor::GfcDescriptor;
+use super::errors::finish;
+use super::{CafToken, ErrMsg};
+use crate::runtime::{self, coarrays::Register};
+use std::ffi::c_int;
+
+/// ALLOCATE of a coarray, or a static coarray before `main` (Fortran 2018 9.7.1.2: allocation
+/// of a coarray is collective and gives every image the same bounds).
+///
+/// # Safety
+/// Arguments as gfortran passes them: valid token and descriptor pointers, optional stat and
+/// errmsg of `errmsg_len` bytes.
+#[no_mangle]
+pub unsafe extern "C" fn _gfortran_caf_register(
+    size: usize,
+    kind: c_int,
+    token: *mut CafToken,
+    desc: *mut GfcDescriptor,
+    stat: *mut c_int,
+    errmsg: ErrMsg,
+    errmsg_len: usize,
+) {
+    let rt = runtime::get();
+    // SAFETY: gfortran passes a valid token slot.
+    let old = unsafe { *token } as *mut _;
+    let r = Register::from_code(kind).and_then(|how| rt.register(size, how, old));
+    // SAFETY: stat/errmsg as gfortran passes them.
+    if let Some((tok, addr)) = unsafe { finish(r, stat, errmsg, errmsg_len, "ALLOCATE") } {
+        // SAFETY: token and descriptor are valid for writing, per gfortran.
+        unsafe {
+            *token = tok as CafToken;
+            if !desc.is_null() && addr != 0 {
+                (*desc).base_addr = addr as *mut _;
+            }
+        }
+    }
+}
+
+/// DEALLOCATE of a coarray (Fortran 2018 9.7.3.2: deallocation of a coarray synchronises all
+/// images), or of an allocatable component's memory (type 1, DEALLOCATE_ONLY).
+///
+/// # Safety
+/// As for [`_gfortran_caf_register`].
+#[no_mangle]
+pub unsafe extern "C" fn _gfortran_caf_deregister(
+    token: *mut CafToken,
+    kind: c_int,
+    stat: *mut c_int,
+    errmsg: ErrMsg,
+    errmsg_len: usize,
+) {
+    let rt = runtime::get();
+    // SAFETY: gfortran passes a valid token slot.
+    let tok = if token.is_null() {
+        std::ptr::null_mut()
+    } else {
+        unsafe { *token }
+    };
+    let keep = kind == 1;
+    let r = rt.deregister(tok as *mut _, keep);
+    // SAFETY: stat/errmsg as gfortran passes them.
+    if unsafe { finish(r, stat, errmsg, errmsg_len, "DEALLOCATE") }.is_some() && !keep {
+        // SAFETY: the token slot is writable.
+        unsafe { *token = std::ptr::null_mut() };
+    }
+}

@@ -1,0 +1,61 @@
+//! Image control statements: SYNC ALL, SYNC IMAGES, SYNC MEMORY.
+
+use super::errors::finish;
+use super::ErrMsg;
+use crate::runtime;
+use std::ffi::c_int;
+
+/// SYNC ALL (Fortran 2018 11.6.3): waits until every image of the current team has executed it.
+///
+/// # Safety
+/// `stat` null or writable; `errmsg` null or `errmsg_len` writable bytes.
+#[no_mangle]
+pub unsafe extern "C" fn _gfortran_caf_sync_all(
+    stat: *mut c_int,
+    errmsg: ErrMsg,
+    errmsg_len: usize,
+) {
+    let rt = runtime::get();
+    let r = rt.barrier.sync(&*rt.tp, &rt.waiter, &rt.team);
+    // SAFETY: forwarded from the caller.
+    unsafe { finish(r, stat, errmsg, errmsg_len, "SYNC ALL") };
+}
+
+/// SYNC IMAGES (Fortran 2018 11.6.4); `count < 0` means `SYNC IMAGES (*)`.
+///
+/// # Safety
+/// `images` points to `count` integers when `count > 0`; stat/errmsg as for sync_all.
+#[no_mangle]
+pub unsafe extern "C" fn _gfortran_caf_sync_images(
+    count: c_int,
+    images: *const c_int,
+    stat: *mut c_int,
+    errmsg: ErrMsg,
+    errmsg_len: usize,
+) {
+    let rt = runtime::get();
+    let list = match count {
+        c if c < 0 => None,
+        0 => Some(&[][..]),
+        // SAFETY: gfortran passes `count` image indices.
+        c => Some(unsafe { std::slice::from_raw_parts(images, c as usize) }),
+    };
+    let r = rt.sync_images.sync(&*rt.tp, &rt.waiter, &rt.team, list);
+    // SAFETY: forwarded from the caller.
+    unsafe { finish(r, stat, errmsg, errmsg_len, "SYNC IMAGES") };
+}
+
+/// SYNC MEMORY (Fortran 2018 11.6.5): orders this image's memory accesses.
+///
+/// # Safety
+/// stat/errmsg as for sync_all.
+#[no_mangle]
+pub unsafe extern "C" fn _gfortran_caf_sync_memory(
+    stat: *mut c_int,
+    errmsg: ErrMsg,
+    errmsg_len: usize,
+) {
+    runtime::get().tp.fence();
+    // SAFETY: forwarded from the caller.
+    unsafe { finish(Ok(()), stat, errmsg, errmsg_len, "SYNC MEMORY") };
+}

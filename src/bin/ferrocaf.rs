@@ -1,0 +1,2 @@
+//! The `ferrocaf` command line.
+fn main() {}

@@ -1,0 +1,12 @@
+//! What each coarray operation means, independent of transport and of gfortran's layouts:
+//! allocation, copy with conversion, synchronisation, collectives, waiting.
+
+pub mod alloc;
+pub mod barrier;
+pub mod convert;
+pub mod status;
+pub mod sync_images;
+pub mod team;
+pub mod transfer;
+pub mod types;
+pub mod wait;

@@ -1,0 +1,136 @@
+//! Registering and freeing coarray memory (what ALLOCATE and DEALLOCATE of coarrays mean).
+
+use super::registry::{HeapKind, RegKind, Token};
+use super::Runtime;
+use crate::error::{CafError, CafResult};
+
+/// Bytes reserved per LOCK_TYPE element.
+pub const LOCK_SLOT: usize = 16;
+/// Bytes reserved per EVENT_TYPE element.
+pub const EVENT_SLOT: usize = 8;
+
+/// gfortran's `caf_register_t`, decoded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Register {
+    /// 0 and 1: a coarray of `size` bytes (collective).
+    Coarray,
+    /// 2, 3 and 4: `size` locks (collective).
+    Lock,
+    /// 5 and 6: `size` events (collective).
+    Event,
+    /// 7: a token for an allocatable component, no memory.
+    TokenOnly,
+    /// 8: memory for a token registered earlier with `TokenOnly` (this image only).
+    MemoryOnly,
+}
+
+impl Register {
+    /// Decodes gfortran's register type.
+    pub fn from_code(t: i32) -> CafResult<Register> {
+        Ok(match t {
+            0 | 1 => Register::Coarray,
+            2..=4 => Register::Lock,
+            5 | 6 => Register::Event,
+            7 => Register::TokenOnly,
+            8 => Register::MemoryOnly,
+            _ => {
+                return Err(CafError::InvalidArgument(format!(
+                    "unknown coarray register type {t}"
+                )))
+            }
+        })
+    }
+}
+
+impl Runtime {
+    /// Registers coarray memory. `token` is the existing token for `MemoryOnly`, else ignored.
+    /// Returns the token address and the local address of this image's memory.
+    pub fn register(
+        &self,
+        size: usize,
+        how: Register,
+        token: *mut Token,
+    ) -> CafResult<(*mut Token, usize)> {
+        let (bytes, kind) = match how {
+            Register::Coarray => (size, RegKind::Coarray),
+            Register::Lock => (size.saturating_mul(LOCK_SLOT), RegKind::Lock),
+            Register::Event => (size.saturating_mul(EVENT_SLOT), RegKind::Event),
+            Register::TokenOnly => {
+                let t = Box::new(Token {
+                    offset: 0,
+                    size: 0,
+                    kind: RegKind::Component,
+                    heap: HeapKind::None,
+                });
+                return Ok((Box::into_raw(t), 0));
+            }
+            Register::MemoryOnly => return self.allocate_component(size, token),
+        };
+        let off = Runtime::heap(&self.sym).alloc(bytes)?;
+        let addr = self.local_addr(off);
+        if kind != RegKind::Coarray {
+            // SAFETY: the block [off, off+bytes) was just allocated in this image's segment.
+            unsafe { std::ptr::write_bytes(addr as *mut u8, 0, bytes) };
+        }
+        let t = Box::into_raw(Box::new(Token {
+            offset: off,
+            size: bytes,
+            kind,
+            heap: HeapKind::Symmetric,
+        }));
+        self.registry.insert(off, bytes, t as usize);
+        Ok((t, addr))
+    }
+
+    /// Allocates this image's memory for an allocatable component's token.
+    fn allocate_component(&self, size: usize, token: *mut Token) -> CafResult<(*mut Token, usize)> {
+        if token.is_null() {
+            return Err(CafError::InvalidArgument(
+                "component memory requested for a missing token".into(),
+            ));
+        }
+        let off = Runtime::heap(&self.local).alloc(size)?;
+        // SAFETY: non-null tokens passed back by compiled code are ones this runtime created.
+        let t = unsafe { &mut *token };
+        t.offset = off;
+        t.size = size;
+        t.heap = HeapKind::Local;
+        Ok((token, self.local_addr(off)))
+    }
+
+    /// Frees a registration. `keep_token` is gfortran's DEALLOCATE_ONLY (components). Symmetric
+    /// memory is freed only after every image has arrived (DEALLOCATE synchronises all images).
+    pub fn deregister(&self, token: *mut Token, keep_token: bool) -> CafResult<()> {
+        if token.is_null() {
+            return Err(CafError::InvalidArgument(
+                "deallocating a coarray that is not allocated".into(),
+            ));
+        }
+        // SAFETY: non-null tokens passed back by compiled code are ones this runtime created.
+        let t = unsafe { &mut *token };
+        match t.heap {
+            HeapKind::Symmetric => {
+                self.barrier.sync(&*self.tp, &self.waiter, &self.team)?;
+                Runtime::heap(&self.sym).free(t.offset);
+                self.registry.remove(t.offset);
+            }
+            HeapKind::Local => {
+                Runtime::heap(&self.local).free(t.offset);
+            }
+            HeapKind::None if keep_token => {
+                return Err(CafError::InvalidArgument(
+                    "deallocating a component that is not allocated".into(),
+                ));
+            }
+            HeapKind::None => {}
+        }
+        t.heap = HeapKind::None;
+        t.size = 0;
+        if !keep_token {
+            // SAFETY: the token was created by Box::into_raw in `register` and compiled code
+            // forgets it after this call (gfortran nulls its token variable).
+            drop(unsafe { Box::from_raw(token) });
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,131 @@
+//! Configuration from the environment. Every FERROCAF_* variable is parsed here, and an invalid
+//! value is an error naming the variable, never silently ignored.
+
+use std::fmt;
+
+/// A configuration problem, reported as `ferrocaf: <message>`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConfigError(pub String);
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// Every environment variable ferrocaf reads, with its meaning (shown by `ferrocaf info`).
+pub const VARIABLES: &[(&str, &str)] = &[
+    ("FERROCAF_NUM_IMAGES", "number of images when a program is started directly (default: CPUs available)"),
+    ("GFORTRAN_NUM_IMAGES", "same as FERROCAF_NUM_IMAGES (GCC 16 convention); FERROCAF_NUM_IMAGES wins"),
+    ("FERROCAF_HEAP_SIZE", "bytes of symmetric coarray heap per image, with optional K/M/G/T suffix (default 1G)"),
+    ("FERROCAF_SPIN", "spin iterations before a wait sleeps; 0 = sleep at once (default: 2000, 0 when oversubscribed)"),
+    ("FERROCAF_JOB", "set by the launcher for each image; never set it by hand"),
+    ("FERROCAF_IMAGE", "set by the launcher: this image's number"),
+];
+
+/// Default symmetric heap per image.
+pub const DEFAULT_HEAP: usize = 1 << 30;
+
+/// Parses a size such as `4096`, `64K`, `512M`, `2G` or `1T`.
+pub fn parse_size(var: &str, text: &str) -> Result<usize, ConfigError> {
+    let t = text.trim();
+    let (digits, mult) = match t.chars().last().map(|c| c.to_ascii_uppercase()) {
+        Some('K') => (&t[..t.len() - 1], 1usize << 10),
+        Some('M') => (&t[..t.len() - 1], 1 << 20),
+        Some('G') => (&t[..t.len() - 1], 1 << 30),
+        Some('T') => (&t[..t.len() - 1], 1 << 40),
+        _ => (t, 1),
+    };
+    digits
+        .trim()
+        .parse::<usize>()
+        .ok()
+        .and_then(|v| v.checked_mul(mult))
+        .filter(|v| *v > 0)
+        .ok_or_else(|| {
+            ConfigError(format!(
+                "{var}={text:?} is not a size (expected a positive number with optional K, M, G or T)"
+            ))
+        })
+}
+
+/// Parses a positive count.
+pub fn parse_count(var: &str, text: &str, max: usize) -> Result<usize, ConfigError> {
+    match text.trim().parse::<usize>() {
+        Ok(v) if v >= 1 && v <= max => Ok(v),
+        _ => Err(ConfigError(format!(
+            "{var}={text:?} is not a number of images between 1 and {max}"
+        ))),
+    }
+}
+
+/// Reads an optional variable through `parse`.
+pub fn read<T>(
+    var: &str,
+    parse: impl Fn(&str, &str) -> Result<T, ConfigError>,
+) -> Result<Option<T>, ConfigError> {
+    match std::env::var(var) {
+        Ok(v) => parse(var, &v).map(Some),
+        Err(std::env::VarError::NotPresent) => Ok(None),
+        Err(_) => Err(ConfigError(format!("{var} is not valid UTF-8"))),
+    }
+}
+
+/// Largest image count accepted.
+pub const MAX_IMAGES: usize = 4096;
+
+/// The image count for a program started directly: FERROCAF_NUM_IMAGES, GFORTRAN_NUM_IMAGES,
+/// else the CPUs this process may use.
+pub fn num_images() -> Result<usize, ConfigError> {
+    let count = |v: &str, t: &str| parse_count(v, t, MAX_IMAGES);
+    if let Some(n) = read("FERROCAF_NUM_IMAGES", count)? {
+        return Ok(n);
+    }
+    if let Some(n) = read("GFORTRAN_NUM_IMAGES", count)? {
+        return Ok(n);
+    }
+    Ok(std::thread::available_parallelism().map_or(1, |n| n.get()))
+}
+
+/// The symmetric heap size per image.
+pub fn heap_size() -> Result<usize, ConfigError> {
+    Ok(read("FERROCAF_HEAP_SIZE", parse_size)?.unwrap_or(DEFAULT_HEAP))
+}
+
+/// Spin iterations before sleeping, given the image count.
+pub fn spin(n_images: usize) -> Result<u32, ConfigError> {
+    let parse = |v: &str, t: &str| {
+        t.trim()
+            .parse::<u32>()
+            .map_err(|_| ConfigError(format!("{v}={t:?} is not a non-negative number")))
+    };
+    let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+    Ok(read("FERROCAF_SPIN", parse)?.unwrap_or(if n_images > cpus { 0 } else { 2000 }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes() {
+        assert_eq!(parse_size("X", "64K"), Ok(65536));
+        assert_eq!(parse_size("X", "2g"), Ok(2 << 30));
+        assert_eq!(parse_size("X", "4096"), Ok(4096));
+        assert!(parse_size("X", "lots").is_err());
+        assert!(parse_size("X", "0").is_err());
+        assert!(parse_size("X", "-1M").is_err());
+        assert!(parse_size("X", "99999999999T").is_err());
+    }
+
+    #[test]
+    fn counts() {
+        assert_eq!(parse_count("N", " 4 ", 16), Ok(4));
+        assert!(parse_count("N", "0", 16).is_err());
+        assert!(parse_count("N", "17", 16).is_err());
+        assert!(parse_count("N", "four", 16)
+            .unwrap_err()
+            .0
+            .contains("N=\"four\""));
+    }
+}

@@ -1,0 +1,80 @@
+//! Process-wide state: which image this is, the job's transport, the coarray heaps and
+//! registry, and per-image synchronisation state. Created lazily by the first runtime call
+//! (static coarrays are registered before `main`, so that may precede `_gfortran_caf_init`).
+
+pub mod coarrays;
+pub mod config;
+pub mod lifecycle;
+pub mod registry;
+mod start;
+
+use crate::engine::alloc::Heap;
+use crate::engine::barrier::Barrier;
+use crate::engine::sync_images::SyncImages;
+use crate::engine::team::Team;
+use crate::engine::wait::Waiter;
+use crate::transport::control::{Header, JobBlock};
+use crate::transport::Transport;
+use std::sync::{Mutex, MutexGuard, OnceLock};
+
+/// The one runtime object of an image process.
+pub struct Runtime {
+    /// The transport to every image.
+    pub tp: Box<dyn Transport>,
+    /// 0-based index of this image in the initial team.
+    pub me: usize,
+    /// Images in the job.
+    pub n: usize,
+    /// The initial team.
+    pub team: Team,
+    /// This image's doorbell-based waiter.
+    pub waiter: Waiter,
+    /// SYNC ALL state of the initial team.
+    pub barrier: Barrier,
+    /// SYNC IMAGES state.
+    pub sync_images: SyncImages,
+    /// Collective (symmetric) heap.
+    pub sym: Mutex<Heap>,
+    /// This image's local heap.
+    pub local: Mutex<Heap>,
+    /// Live registrations by offset.
+    pub registry: registry::Registry,
+    /// This image's control-block header.
+    pub header: &'static Header,
+    /// The job block (in image 1's segment).
+    pub job: &'static JobBlock,
+    /// Address of this image's segment.
+    pub seg_base: usize,
+    /// Bytes per segment.
+    pub seg_size: usize,
+}
+
+static RUNTIME: OnceLock<Runtime> = OnceLock::new();
+
+/// The runtime, joining the job (or becoming its supervisor) on first use.
+pub fn get() -> &'static Runtime {
+    RUNTIME.get_or_init(start::start)
+}
+
+/// The runtime if it has been started.
+pub fn try_get() -> Option<&'static Runtime> {
+    RUNTIME.get()
+}
+
+impl Runtime {
+    /// Locks a heap, ignoring poisoning (a panic aborts the process anyway).
+    pub fn heap(m: &Mutex<Heap>) -> MutexGuard<'_, Heap> {
+        m.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Segment offset of a local address inside this image's segment.
+    pub fn offset_of(&self, addr: usize) -> Option<usize> {
+        addr.checked_sub(self.seg_base)
+            .filter(|o| *o < self.seg_size)
+    }
+
+    /// Local address of offset `off` in this image's segment.
+    pub fn local_addr(&self, off: usize) -> usize {
+        self.seg_base + off
+    }
+}

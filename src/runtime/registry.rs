@@ -1,0 +1,71 @@
+//! Coarray tokens: what `_gfortran_caf_register` hands back to compiled code, and the reverse
+//! map from segment offsets to tokens (used by extensions that receive plain addresses).
+
+use std::collections::BTreeMap;
+use std::sync::Mutex;
+
+/// What a registration reserved (gfortran's `caf_register_t`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RegKind {
+    /// A static or allocatable coarray (types 0, 1).
+    Coarray,
+    /// LOCK_TYPE variables (types 2, 3) and CRITICAL constructs (type 4).
+    Lock,
+    /// EVENT_TYPE variables (types 5, 6).
+    Event,
+    /// An allocatable component: token registered, memory allocated later (types 7, 8).
+    Component,
+}
+
+/// Which heap a token's memory came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HeapKind {
+    /// Collective symmetric heap: the same offset on every image.
+    Symmetric,
+    /// This image's local heap (allocatable components): offsets differ between images.
+    Local,
+    /// No memory yet.
+    None,
+}
+
+/// The runtime's record of one registered coarray, owned through the opaque `caf_token_t`.
+#[derive(Debug)]
+pub struct Token {
+    /// Byte offset of the coarray's memory in every image's segment.
+    pub offset: usize,
+    /// Bytes reserved.
+    pub size: usize,
+    /// What was registered.
+    pub kind: RegKind,
+    /// Where the memory lives.
+    pub heap: HeapKind,
+}
+
+/// Offset -> (token address, size) for every live symmetric registration.
+#[derive(Debug, Default)]
+pub struct Registry {
+    by_offset: Mutex<BTreeMap<usize, (usize, usize)>>,
+}
+
+impl Registry {
+    /// Records `token` (the address of its [`Token`]) at `offset` with `size` bytes.
+    pub fn insert(&self, offset: usize, size: usize, token: usize) {
+        self.map().insert(offset, (token, size));
+    }
+
+    /// Forgets the registration at `offset`.
+    pub fn remove(&self, offset: usize) {
+        self.map().remove(&offset);
+    }
+
+    /// The registration containing segment offset `off`: `(token address, start, size)`.
+    pub fn find(&self, off: usize) -> Option<(usize, usize, usize)> {
+        let map = self.map();
+        let (&start, &(tok, size)) = map.range(..=off).next_back()?;
+        (off < start + size.max(1)).then_some((tok, start, size))
+    }
+
+    fn map(&self) -> std::sync::MutexGuard<'_, BTreeMap<usize, (usize, usize)>> {
+        self.by_offset.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}

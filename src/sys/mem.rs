@@ -1,0 +1,98 @@
+//! Anonymous shared-memory files and fixed-address mappings.
+
+use std::io;
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
+
+/// Creates an unnamed shared-memory file of `size` bytes (sparse: pages cost memory only when
+/// touched). It has no name in any file system, so no other job can open it and nothing is left
+/// behind when the job ends, however it ends.
+pub fn memfd(name: &str, size: usize) -> io::Result<OwnedFd> {
+    let cname = std::ffi::CString::new(name).expect("memfd name has no NUL");
+    // SAFETY: `cname` is a valid NUL-terminated string for the duration of the call.
+    let fd = unsafe { libc::memfd_create(cname.as_ptr(), 0) };
+    if fd < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    // SAFETY: `fd` was just returned by memfd_create and is owned by nobody else.
+    let fd = unsafe { OwnedFd::from_raw_fd(fd) };
+    // SAFETY: plain syscall on an fd we own.
+    if unsafe { libc::ftruncate(fd.as_raw_fd(), size as libc::off_t) } != 0 {
+        return Err(io::Error::last_os_error());
+    }
+    Ok(fd)
+}
+
+/// Clears or sets close-on-exec on `fd`.
+pub fn set_cloexec(fd: RawFd, on: bool) -> io::Result<()> {
+    // SAFETY: fcntl on an integer fd has no memory-safety preconditions.
+    let flags = unsafe { libc::fcntl(fd, libc::F_GETFD) };
+    if flags < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    let new = if on {
+        flags | libc::FD_CLOEXEC
+    } else {
+        flags & !libc::FD_CLOEXEC
+    };
+    // SAFETY: as above.
+    if unsafe { libc::fcntl(fd, libc::F_SETFD, new) } < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    Ok(())
+}
+
+/// Maps `len` bytes of `fd` read-write and shared at exactly `addr`, failing (instead of
+/// replacing anything) if any page of the range is already in use.
+pub fn map_fixed(fd: RawFd, addr: usize, len: usize) -> io::Result<()> {
+    // SAFETY: MAP_FIXED_NOREPLACE never clobbers an existing mapping, so no live Rust object can
+    // be invalidated; the result is checked against the requested address.
+    let p = unsafe {
+        libc::mmap(
+            addr as *mut libc::c_void,
+            len,
+            libc::PROT_READ | libc::PROT_WRITE,
+            libc::MAP_SHARED | libc::MAP_FIXED_NOREPLACE | libc::MAP_NORESERVE,
+            fd,
+            0,
+        )
+    };
+    if p == libc::MAP_FAILED {
+        return Err(io::Error::last_os_error());
+    }
+    if p as usize != addr {
+        // An old kernel ignored MAP_FIXED_NOREPLACE and placed the mapping elsewhere.
+        // SAFETY: `p` is the mapping just created, of length `len`, referenced by nothing.
+        unsafe { libc::munmap(p, len) };
+        return Err(io::Error::from_raw_os_error(libc::EEXIST));
+    }
+    Ok(())
+}
+
+/// Maps `len` bytes of `fd` shared at an address of the kernel's choice.
+pub fn map_anywhere(fd: RawFd, len: usize) -> io::Result<*mut u8> {
+    // SAFETY: a fresh mapping at a kernel-chosen address cannot alias existing objects.
+    let p = unsafe {
+        libc::mmap(
+            std::ptr::null_mut(),
+            len,
+            libc::PROT_READ | libc::PROT_WRITE,
+            libc::MAP_SHARED | libc::MAP_NORESERVE,
+            fd,
+            0,
+        )
+    };
+    if p == libc::MAP_FAILED {
+        return Err(io::Error::last_os_error());
+    }
+    Ok(p as *mut u8)
+}
+
+/// Returns the pages of `[addr, addr+len)` to the kernel; they read back as zero.
+///
+/// # Safety
+/// The range must lie inside a shared mapping created by this module and must not hold data
+/// any image still needs.
+pub unsafe fn discard(addr: usize, len: usize) {
+    // SAFETY: guaranteed by the caller; MADV_REMOVE frees the backing pages of a shmem file.
+    unsafe { libc::madvise(addr as *mut libc::c_void, len, libc::MADV_REMOVE) };
+}

@@ -1,0 +1,119 @@
+//! The control block at the top (offset 0) of every image's segment.
+//!
+//! Every field is a word other images update with atomics; each group sits on its own cache line
+//! so that writers of different groups never share a line. Offsets are the same in every
+//! segment, so the engine addresses a field of image `i` as `(i, offset)`.
+
+use std::sync::atomic::{AtomicU32, AtomicU64};
+
+/// Bytes in a cache line (and the padding unit of every contended field).
+pub const LINE: usize = 64;
+/// Maximum dissemination-barrier rounds (supports 2^32 images).
+pub const ROUNDS: usize = 32;
+/// Value of [`Header::magic`] once an image has mapped everything and is running.
+pub const MAGIC: u64 = 0x6665_7272_6f63_6166; // "ferrocaf"
+
+/// Image life-cycle states kept in [`Header::status`].
+pub mod status {
+    /// Executing the program.
+    pub const RUNNING: u32 = 0;
+    /// Initiated normal termination (STOP or END PROGRAM).
+    pub const STOPPED: u32 = 1;
+    /// Initiated error termination (ERROR STOP or a runtime error).
+    pub const ERROR_STOPPED: u32 = 2;
+    /// Executed FAIL IMAGE or died.
+    pub const FAILED: u32 = 3;
+}
+
+/// The first cache lines of the control block.
+#[repr(C, align(64))]
+pub struct Header {
+    /// [`MAGIC`] once the image is up.
+    pub magic: AtomicU64,
+    /// One of [`status`].
+    pub status: AtomicU32,
+    /// STOP / ERROR STOP code once `status` is not RUNNING.
+    pub code: AtomicU32,
+    /// SYNC ALLs of the initial team this image entered, published when it terminates so that
+    /// peers can tell whether it took part in the barrier they wait in.
+    pub barriers: AtomicU64,
+    _pad0: [u8; LINE - 24],
+    /// Doorbell sequence; a futex word that wakers bump.
+    pub bell: AtomicU32,
+    /// Number of threads of this image sleeping on `bell`.
+    pub sleepers: AtomicU32,
+    _pad1: [u8; LINE - 8],
+}
+
+/// Job-wide words, meaningful in image 0's control block only.
+#[repr(C, align(64))]
+pub struct JobBlock {
+    /// Images that initiated normal termination.
+    pub stopped: AtomicU32,
+    /// Images that failed.
+    pub failed: AtomicU32,
+    /// Non-zero once some image initiated error termination; holds the exit code, see
+    /// [`JobBlock::encode_abort`].
+    pub abort: AtomicU64,
+}
+
+impl JobBlock {
+    /// Encodes an error-termination exit code into the `abort` word.
+    pub fn encode_abort(code: i32) -> u64 {
+        (1u64 << 32) | code as u32 as u64
+    }
+    /// Decodes the exit code from an `abort` word, if termination started.
+    pub fn abort_code(word: u64) -> Option<i32> {
+        (word >> 32 != 0).then_some(word as u32 as i32)
+    }
+}
+
+/// A counter alone on its cache line.
+#[repr(C, align(64))]
+pub struct PaddedCounter {
+    /// The counter.
+    pub value: AtomicU64,
+}
+
+/// Byte offsets of the control-block fields for a job of `n` images.
+#[derive(Clone, Copy, Debug)]
+pub struct Layout {
+    /// Number of images.
+    pub n: usize,
+}
+
+/// Offset of the [`Header`].
+pub const HEADER: usize = 0;
+/// Offset of the [`JobBlock`].
+pub const JOB: usize = 2 * LINE;
+/// Offset of the barrier round flags: `ROUNDS` padded counters.
+pub const BARRIER: usize = 3 * LINE;
+/// Offset of the collective counters: [`COLL_WORDS`] padded counters.
+pub const COLL: usize = BARRIER + ROUNDS * LINE;
+/// Number of padded counters reserved for collectives.
+pub const COLL_WORDS: usize = 8;
+/// Offset of the per-source sync-images counters.
+pub const SYNC_IMAGES: usize = COLL + COLL_WORDS * LINE;
+
+impl Layout {
+    /// Offset of barrier round `r`'s counter.
+    pub fn barrier(r: usize) -> usize {
+        BARRIER + r * LINE
+    }
+    /// Offset of collective counter `k`.
+    pub fn coll(k: usize) -> usize {
+        COLL + k * LINE
+    }
+    /// Offset of the counter that image `src` bumps when it syncs with this image.
+    pub fn sync_from(src: usize) -> usize {
+        SYNC_IMAGES + src * LINE
+    }
+    /// Total bytes of the control block, rounded to 64 KiB.
+    pub fn size(&self) -> usize {
+        (SYNC_IMAGES + self.n * LINE).next_multiple_of(1 << 16)
+    }
+}
+
+const _: () = assert!(std::mem::size_of::<Header>() == 2 * LINE);
+const _: () = assert!(std::mem::size_of::<JobBlock>() <= LINE);
+const _: () = assert!(std::mem::size_of::<PaddedCounter>() == LINE);

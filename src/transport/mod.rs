@@ -1,0 +1,75 @@
+//! How bytes move between images. The engine addresses remote memory only as `(image, offset)`
+//! inside an image's segment and reaches it only through [`Transport`].
+
+pub mod control;
+pub mod plan;
+pub mod shm;
+
+pub use plan::{CopyPlan, Dim};
+
+/// One end of a data movement: memory of this process, or an offset in some image's segment.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Place {
+    /// A local address (private memory or this image's own segment).
+    Local(usize),
+    /// Byte `offset` inside the segment of 0-based `image`.
+    Remote {
+        /// 0-based image index in the initial team.
+        image: usize,
+        /// Byte offset from the start of that image's segment.
+        offset: usize,
+    },
+}
+
+/// Width and operation of a remote atomic read-modify-write.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AtomicOp {
+    /// Integer addition.
+    Add,
+    /// Bitwise AND.
+    And,
+    /// Bitwise OR.
+    Or,
+    /// Bitwise XOR.
+    Xor,
+    /// Unconditional exchange (used for atomic_define).
+    Swap,
+    /// Plain atomic load (the operand is ignored).
+    Load,
+}
+
+/// A transport: the small set of operations the engine needs from the layer below.
+pub trait Transport: Send + Sync {
+    /// Number of images in the job.
+    fn num_images(&self) -> usize;
+    /// 0-based index of this image.
+    fn this_image(&self) -> usize;
+    /// Copies elements from `src` to `dst` following `plan` (both sides described relative to
+    /// their base). Returns when the data is visible at the destination.
+    fn copy(&self, dst: Place, src: Place, plan: &CopyPlan);
+    /// Atomic read-modify-write of a naturally aligned 4- or 8-byte word; returns the old value.
+    fn fetch_op(
+        &self,
+        image: usize,
+        offset: usize,
+        width: usize,
+        op: AtomicOp,
+        operand: u64,
+    ) -> u64;
+    /// Atomic compare-and-swap of a 4- or 8-byte word; returns the value found.
+    fn compare_swap(
+        &self,
+        image: usize,
+        offset: usize,
+        width: usize,
+        expected: u64,
+        new: u64,
+    ) -> u64;
+    /// Makes every earlier put of this image visible to every image before later ones.
+    fn fence(&self);
+    /// Wakes `image` if it sleeps waiting for a change in its control block.
+    fn ring(&self, image: usize);
+    /// Address at which this process can load/store `(image, offset)` directly, if the
+    /// transport maps peers' memory (capability used for pointer chasing and local waits).
+    fn direct(&self, image: usize, offset: usize) -> Option<usize>;
+}
