@@ -51,6 +51,13 @@ pub enum CafError {
     },
     /// An argument the runtime cannot accept (message explains).
     InvalidArgument(String),
+    /// A LOCK/UNLOCK misuse with its standard stat value (STAT_LOCKED, ...).
+    Lock {
+        /// The stat value.
+        stat: i32,
+        /// What happened.
+        message: String,
+    },
 }
 
 impl CafError {
@@ -62,6 +69,7 @@ impl CafError {
             CafError::FailedImage { .. } => STAT_FAILED_IMAGE,
             CafError::OutOfMemory { .. } => STAT_OUT_OF_MEMORY,
             CafError::InvalidArgument(_) => STAT_INVALID_ARGUMENT,
+            CafError::Lock { stat, .. } => *stat,
         }
     }
 }
@@ -84,6 +92,7 @@ impl fmt::Display for CafError {
                  full (raise FERROCAF_HEAP_SIZE)"
             ),
             CafError::InvalidArgument(m) => f.write_str(m),
+            CafError::Lock { message, .. } => f.write_str(message),
         }
     }
 }

@@ -26,7 +26,8 @@ pub unsafe extern "C" fn _gfortran_caf_register(
     let rt = runtime::get();
     // SAFETY: gfortran passes a valid token slot.
     let old = unsafe { *token } as *mut _;
-    let r = Register::from_code(kind).and_then(|how| rt.register(size, how, old));
+    // SAFETY: gfortran passes back tokens this runtime created (or null).
+    let r = Register::from_code(kind).and_then(|how| unsafe { rt.register(size, how, old) });
     // SAFETY: stat/errmsg as gfortran passes them.
     if let Some((tok, addr)) = unsafe { finish(r, stat, errmsg, errmsg_len, "ALLOCATE") } {
         // SAFETY: token and descriptor are valid for writing, per gfortran.
@@ -60,7 +61,8 @@ pub unsafe extern "C" fn _gfortran_caf_deregister(
         unsafe { *token }
     };
     let keep = kind == 1;
-    let r = rt.deregister(tok as *mut _, keep);
+    // SAFETY: gfortran passes back tokens this runtime created (or null).
+    let r = unsafe { rt.deregister(tok as *mut _, keep) };
     // SAFETY: stat/errmsg as gfortran passes them.
     if unsafe { finish(r, stat, errmsg, errmsg_len, "DEALLOCATE") }.is_some() && !keep {
         // SAFETY: the token slot is writable.

@@ -2,12 +2,15 @@
 //! `#[no_mangle]` functions and gfortran's data layouts. Each shim decodes its arguments, calls
 //! the runtime or engine, and turns errors into `stat`/`errmsg` or error termination.
 
+pub mod atomics;
+pub mod collectives;
 pub mod descriptor;
 pub mod errors;
 pub mod images;
 pub mod memory;
 pub mod stop;
 pub mod sync;
+pub mod sync_objects;
 pub mod transfer;
 
 use std::ffi::c_char;
@@ -16,3 +19,13 @@ use std::ffi::c_char;
 pub type CafToken = *mut std::ffi::c_void;
 /// `errmsg=` buffer (blank padded, not NUL terminated).
 pub type ErrMsg = *mut c_char;
+
+/// The runtime's record behind a gfortran token.
+///
+/// # Safety
+/// `t` is a non-null token created by this runtime's `_gfortran_caf_register` and not yet
+/// deregistered.
+pub unsafe fn token<'a>(t: CafToken) -> &'a crate::runtime::registry::Token {
+    // SAFETY: guaranteed by the caller.
+    unsafe { &*(t as *const crate::runtime::registry::Token) }
+}

@@ -6,7 +6,7 @@ use super::errors::finish;
 use super::CafToken;
 use crate::engine::transfer::{transfer, Side};
 use crate::error::{CafError, CafResult};
-use crate::runtime::{self, registry::Token, Runtime};
+use crate::runtime::{self, Runtime};
 use crate::transport::Place;
 use std::ffi::{c_int, c_void};
 
@@ -36,7 +36,7 @@ unsafe fn remote(
 ) -> CafResult<Side> {
     let img = rt.team.resolve(image as i64)?;
     // SAFETY: guaranteed by the caller.
-    let (t, d) = unsafe { (&*(token as *const Token), desc(d)) };
+    let (t, d) = unsafe { (super::token(token), desc(d)) };
     Ok(Side {
         place: Place::Remote {
             image: img,

@@ -2,7 +2,7 @@
 //! bumping that image's round-r counter and waits for its own round-r counter to reach the
 //! barrier's epoch; after ceil(log2 n) rounds every image has heard from every other.
 
-use super::status::{check_team, ready_or_gone};
+use super::status::{check_team, ready_or_gone, BARRIERS};
 use super::team::Team;
 use super::wait::Waiter;
 use crate::error::CafResult;
@@ -42,7 +42,7 @@ impl Barrier {
             w.block(|| {
                 ready_or_gone(
                     || mine.load(Ordering::Acquire) >= e,
-                    || check_team(tp, &team.members, e),
+                    || check_team(tp, &team.members, BARRIERS, e),
                 )
             })?;
             dist <<= 1;

@@ -2,8 +2,13 @@
 //! allocation, copy with conversion, synchronisation, collectives, waiting.
 
 pub mod alloc;
+pub mod atomic;
 pub mod barrier;
+pub mod collective;
 pub mod convert;
+pub mod event;
+pub mod lock;
+pub mod reduce;
 pub mod status;
 pub mod sync_images;
 pub mod team;

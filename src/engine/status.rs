@@ -30,17 +30,25 @@ const JOB_FAILED: usize = crate::transport::control::JOB + 4;
 
 /// Offset of [`crate::transport::control::Header::barriers`].
 pub const BARRIERS: usize = HEADER + 16;
+/// Offset of [`crate::transport::control::Header::collectives`].
+pub const COLLECTIVES: usize = HEADER + 24;
 
-/// `Err` if a member of `members` has terminated without entering barrier number `epoch`, so
-/// that it can never arrive. Costs two loads while no image has terminated.
-pub fn check_team(tp: &dyn Transport, members: &[usize], epoch: u64) -> CafResult<()> {
+/// `Err` if a member of `members` has terminated without entering operation number `epoch`
+/// (counted in its header word at offset `counter`: [`BARRIERS`] or [`COLLECTIVES`]), so that it
+/// can never take part. Costs two loads while no image has terminated.
+pub fn check_team(
+    tp: &dyn Transport,
+    members: &[usize],
+    counter: usize,
+    epoch: u64,
+) -> CafResult<()> {
     let gone = tp.fetch_op(0, JOB_STOPPED, 4, AtomicOp::Load, 0)
         + tp.fetch_op(0, JOB_FAILED, 4, AtomicOp::Load, 0);
     if gone == 0 {
         return Ok(());
     }
     members.iter().try_for_each(|&j| match check_alive(tp, j) {
-        Err(e) if tp.fetch_op(j, BARRIERS, 8, AtomicOp::Load, 0) < epoch => Err(e),
+        Err(e) if tp.fetch_op(j, counter, 8, AtomicOp::Load, 0) < epoch => Err(e),
         _ => Ok(()),
     })
 }

@@ -4,10 +4,7 @@ use super::registry::{HeapKind, RegKind, Token};
 use super::Runtime;
 use crate::error::{CafError, CafResult};
 
-/// Bytes reserved per LOCK_TYPE element.
-pub const LOCK_SLOT: usize = 16;
-/// Bytes reserved per EVENT_TYPE element.
-pub const EVENT_SLOT: usize = 8;
+use crate::engine::{event::SLOT as EVENT_SLOT, lock::SLOT as LOCK_SLOT};
 
 /// gfortran's `caf_register_t`, decoded.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -45,7 +42,10 @@ impl Register {
 impl Runtime {
     /// Registers coarray memory. `token` is the existing token for `MemoryOnly`, else ignored.
     /// Returns the token address and the local address of this image's memory.
-    pub fn register(
+    ///
+    /// # Safety
+    /// `token` is null or a token created by this runtime and not yet freed.
+    pub unsafe fn register(
         &self,
         size: usize,
         how: Register,
@@ -64,7 +64,8 @@ impl Runtime {
                 });
                 return Ok((Box::into_raw(t), 0));
             }
-            Register::MemoryOnly => return self.allocate_component(size, token),
+            // SAFETY: forwarded from the caller.
+            Register::MemoryOnly => return unsafe { self.allocate_component(size, token) },
         };
         let off = Runtime::heap(&self.sym).alloc(bytes)?;
         let addr = self.local_addr(off);
@@ -83,7 +84,14 @@ impl Runtime {
     }
 
     /// Allocates this image's memory for an allocatable component's token.
-    fn allocate_component(&self, size: usize, token: *mut Token) -> CafResult<(*mut Token, usize)> {
+    ///
+    /// # Safety
+    /// As for [`Runtime::register`].
+    unsafe fn allocate_component(
+        &self,
+        size: usize,
+        token: *mut Token,
+    ) -> CafResult<(*mut Token, usize)> {
         if token.is_null() {
             return Err(CafError::InvalidArgument(
                 "component memory requested for a missing token".into(),

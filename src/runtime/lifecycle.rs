@@ -20,6 +20,8 @@ impl Runtime {
     pub fn terminate_normally(&self, code: i32) {
         let h = self.header;
         h.barriers.store(self.barrier.entered(), Ordering::SeqCst);
+        h.collectives
+            .store(self.collectives.entered(), Ordering::SeqCst);
         h.code.store(code as u32, Ordering::SeqCst);
         h.status.store(status::STOPPED, Ordering::SeqCst);
         self.job.stopped.fetch_add(1, Ordering::SeqCst);

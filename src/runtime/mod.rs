@@ -3,6 +3,7 @@
 //! (static coarrays are registered before `main`, so that may precede `_gfortran_caf_init`).
 
 pub mod coarrays;
+pub mod collective;
 pub mod config;
 pub mod lifecycle;
 pub mod registry;
@@ -10,6 +11,7 @@ mod start;
 
 use crate::engine::alloc::Heap;
 use crate::engine::barrier::Barrier;
+use crate::engine::collective::Collectives;
 use crate::engine::sync_images::SyncImages;
 use crate::engine::team::Team;
 use crate::engine::wait::Waiter;
@@ -31,6 +33,8 @@ pub struct Runtime {
     pub waiter: Waiter,
     /// SYNC ALL state of the initial team.
     pub barrier: Barrier,
+    /// Collective state of the initial team.
+    pub collectives: Collectives,
     /// SYNC IMAGES state.
     pub sync_images: SyncImages,
     /// Collective (symmetric) heap.

@@ -116,6 +116,7 @@ fn join(job: Job, me: usize) -> Runtime {
         team: Team::initial(g.n, me),
         waiter: Waiter::new(header, jobblk, spin),
         barrier: Barrier::default(),
+        collectives: Default::default(),
         sync_images: SyncImages::new(g.n),
         sym: Mutex::new(Heap::new(ctrl, job.heap, "symmetric")),
         local: Mutex::new(Heap::new(

@@ -37,7 +37,9 @@ pub struct Header {
     /// SYNC ALLs of the initial team this image entered, published when it terminates so that
     /// peers can tell whether it took part in the barrier they wait in.
     pub barriers: AtomicU64,
-    _pad0: [u8; LINE - 24],
+    /// Collectives of the initial team this image entered, published likewise.
+    pub collectives: AtomicU64,
+    _pad0: [u8; LINE - 32],
     /// Doorbell sequence; a futex word that wakers bump.
     pub bell: AtomicU32,
     /// Number of threads of this image sleeping on `bell`.
@@ -68,13 +70,6 @@ impl JobBlock {
     }
 }
 
-/// A counter alone on its cache line.
-#[repr(C, align(64))]
-pub struct PaddedCounter {
-    /// The counter.
-    pub value: AtomicU64,
-}
-
 /// Byte offsets of the control-block fields for a job of `n` images.
 #[derive(Clone, Copy, Debug)]
 pub struct Layout {
@@ -88,21 +83,40 @@ pub const HEADER: usize = 0;
 pub const JOB: usize = 2 * LINE;
 /// Offset of the barrier round flags: `ROUNDS` padded counters.
 pub const BARRIER: usize = 3 * LINE;
-/// Offset of the collective counters: [`COLL_WORDS`] padded counters.
+/// Offset of the collective mailboxes: one [`Mailbox`] line per binomial-tree level (written by
+/// the child at that level), then the line written by the parent, then the children's ack count.
 pub const COLL: usize = BARRIER + ROUNDS * LINE;
-/// Number of padded counters reserved for collectives.
-pub const COLL_WORDS: usize = 8;
+/// Lines reserved for collectives.
+pub const COLL_LINES: usize = ROUNDS + 2;
 /// Offset of the per-source sync-images counters.
-pub const SYNC_IMAGES: usize = COLL + COLL_WORDS * LINE;
+pub const SYNC_IMAGES: usize = COLL + COLL_LINES * LINE;
+
+/// A collective mailbox: the epoch of the collective it announces and the segment offset of
+/// the sender's buffer. Writers store `offset` first and publish with a release store of `epoch`.
+#[repr(C, align(64))]
+pub struct Mailbox {
+    /// Collective number this message belongs to.
+    pub epoch: AtomicU64,
+    /// Offset of the sender's buffer in the sender's segment.
+    pub offset: AtomicU64,
+}
 
 impl Layout {
     /// Offset of barrier round `r`'s counter.
     pub fn barrier(r: usize) -> usize {
         BARRIER + r * LINE
     }
-    /// Offset of collective counter `k`.
-    pub fn coll(k: usize) -> usize {
+    /// Offset of the mailbox the child at tree level `k` writes to.
+    pub fn coll_child(k: usize) -> usize {
         COLL + k * LINE
+    }
+    /// Offset of the mailbox the tree parent writes to.
+    pub fn coll_down() -> usize {
+        COLL + ROUNDS * LINE
+    }
+    /// Offset of the counter children bump after reading this image's buffer.
+    pub fn coll_ack() -> usize {
+        COLL + (ROUNDS + 1) * LINE
     }
     /// Offset of the counter that image `src` bumps when it syncs with this image.
     pub fn sync_from(src: usize) -> usize {
@@ -116,4 +130,4 @@ impl Layout {
 
 const _: () = assert!(std::mem::size_of::<Header>() == 2 * LINE);
 const _: () = assert!(std::mem::size_of::<JobBlock>() <= LINE);
-const _: () = assert!(std::mem::size_of::<PaddedCounter>() == LINE);
+const _: () = assert!(std::mem::size_of::<Mailbox>() == LINE);

@@ -1,0 +1,179 @@
+//! Atomic subroutines on coindexed (or local, image 0) atomic variables.
+
+use super::errors::finish;
+use super::CafToken;
+use crate::engine::atomic::{cas, op_from_code, rmw};
+use crate::error::CafResult;
+use crate::runtime::{self, Runtime};
+use crate::transport::AtomicOp;
+use std::ffi::{c_int, c_void};
+
+/// Resolves gfortran's (token, offset, image) to an initial-team image and segment offset;
+/// image 0 means this image.
+///
+/// # Safety
+/// `token` was created by this runtime.
+unsafe fn target(
+    rt: &Runtime,
+    token: CafToken,
+    offset: usize,
+    image: c_int,
+) -> CafResult<(usize, usize)> {
+    let img = if image == 0 {
+        rt.me
+    } else {
+        rt.team.resolve(image as i64)?
+    };
+    // SAFETY: guaranteed by the caller.
+    Ok((img, unsafe { super::token(token) }.offset + offset))
+}
+
+/// Reads a `kind`-byte integer or logical argument.
+///
+/// # Safety
+/// `p` points to a readable value of `kind` bytes.
+unsafe fn read(p: *const c_void, kind: c_int) -> u64 {
+    // SAFETY: guaranteed by the caller.
+    unsafe {
+        if kind == 8 {
+            (p as *const u64).read_unaligned()
+        } else {
+            (p as *const u32).read_unaligned() as u64
+        }
+    }
+}
+
+/// Writes a `kind`-byte result.
+///
+/// # Safety
+/// `p` points to a writable value of `kind` bytes.
+unsafe fn write(p: *mut c_void, kind: c_int, v: u64) {
+    // SAFETY: guaranteed by the caller.
+    unsafe {
+        if kind == 8 {
+            (p as *mut u64).write_unaligned(v)
+        } else {
+            (p as *mut u32).write_unaligned(v as u32)
+        }
+    }
+}
+
+/// ATOMIC_DEFINE (Fortran 2018 16.9.23): atomically stores VALUE into ATOM.
+///
+/// # Safety
+/// Arguments as gfortran passes them.
+#[no_mangle]
+pub unsafe extern "C" fn _gfortran_caf_atomic_define(
+    token: CafToken,
+    offset: usize,
+    image: c_int,
+    value: *const c_void,
+    stat: *mut c_int,
+    _type: c_int,
+    kind: c_int,
+) {
+    let rt = runtime::get();
+    // SAFETY: forwarded from the caller.
+    let r = unsafe { target(rt, token, offset, image) }.and_then(|(img, off)| {
+        rmw(&*rt.tp, img, off, kind as usize, AtomicOp::Swap, unsafe {
+            read(value, kind)
+        })
+    });
+    // SAFETY: forwarded from the caller.
+    unsafe { finish(r, stat, std::ptr::null_mut(), 0, "ATOMIC_DEFINE") };
+}
+
+/// ATOMIC_REF (Fortran 2018 16.9.29): atomically reads ATOM into VALUE.
+///
+/// # Safety
+/// Arguments as gfortran passes them.
+#[no_mangle]
+pub unsafe extern "C" fn _gfortran_caf_atomic_ref(
+    token: CafToken,
+    offset: usize,
+    image: c_int,
+    value: *mut c_void,
+    stat: *mut c_int,
+    _type: c_int,
+    kind: c_int,
+) {
+    let rt = runtime::get();
+    // SAFETY: forwarded from the caller.
+    let r = unsafe { target(rt, token, offset, image) }
+        .and_then(|(img, off)| rmw(&*rt.tp, img, off, kind as usize, AtomicOp::Load, 0));
+    // SAFETY: forwarded from the caller.
+    if let Some(v) = unsafe { finish(r, stat, std::ptr::null_mut(), 0, "ATOMIC_REF") } {
+        // SAFETY: VALUE is writable, per gfortran.
+        unsafe { write(value, kind, v) };
+    }
+}
+
+/// ATOMIC_CAS (Fortran 2018 16.9.24): if ATOM equals COMPARE, set it to NEW; OLD gets the
+/// value ATOM had.
+///
+/// # Safety
+/// Arguments as gfortran passes them.
+#[no_mangle]
+pub unsafe extern "C" fn _gfortran_caf_atomic_cas(
+    token: CafToken,
+    offset: usize,
+    image: c_int,
+    old: *mut c_void,
+    compare: *const c_void,
+    new_val: *const c_void,
+    stat: *mut c_int,
+    _type: c_int,
+    kind: c_int,
+) {
+    let rt = runtime::get();
+    // SAFETY: forwarded from the caller.
+    let r = unsafe { target(rt, token, offset, image) }.and_then(|(img, off)| {
+        // SAFETY: COMPARE and NEW are readable values of the atom's kind.
+        let (c, n) = unsafe { (read(compare, kind), read(new_val, kind)) };
+        cas(&*rt.tp, img, off, kind as usize, c, n)
+    });
+    // SAFETY: forwarded from the caller.
+    if let Some(v) = unsafe { finish(r, stat, std::ptr::null_mut(), 0, "ATOMIC_CAS") } {
+        // SAFETY: OLD is writable, per gfortran.
+        unsafe { write(old, kind, v) };
+    }
+}
+
+/// ATOMIC_ADD/AND/OR/XOR and ATOMIC_FETCH_* (Fortran 2018 16.9.20–16.9.31): atomically
+/// combines VALUE into ATOM; OLD (when present) gets the previous value.
+///
+/// # Safety
+/// Arguments as gfortran passes them.
+#[no_mangle]
+pub unsafe extern "C" fn _gfortran_caf_atomic_op(
+    op: c_int,
+    token: CafToken,
+    offset: usize,
+    image: c_int,
+    value: *const c_void,
+    old: *mut c_void,
+    stat: *mut c_int,
+    _type: c_int,
+    kind: c_int,
+) {
+    let rt = runtime::get();
+    // SAFETY: forwarded from the caller.
+    let r = unsafe { target(rt, token, offset, image) }.and_then(|(img, off)| {
+        // SAFETY: VALUE is a readable value of the atom's kind.
+        rmw(
+            &*rt.tp,
+            img,
+            off,
+            kind as usize,
+            op_from_code(op)?,
+            unsafe { read(value, kind) },
+        )
+    });
+    // SAFETY: forwarded from the caller.
+    if let Some(v) = unsafe { finish(r, stat, std::ptr::null_mut(), 0, "atomic operation") } {
+        if !old.is_null() {
+            // SAFETY: OLD is writable when present, per gfortran.
+            unsafe { write(old, kind, v) };
+        }
+    }
+}

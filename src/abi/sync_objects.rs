@@ -1,0 +1,143 @@
+//! LOCK/UNLOCK (and CRITICAL, which gfortran lowers to them) and EVENT POST/WAIT/EVENT_QUERY.
+
+use super::errors::finish;
+use super::{token, CafToken, ErrMsg};
+use crate::engine::{event, lock};
+use crate::error::CafResult;
+use crate::runtime::{self, Runtime};
+use std::ffi::c_int;
+
+/// The image (image 0 = this one) and slot offset of element `index` of a lock or event
+/// coarray with `slot`-byte elements.
+///
+/// # Safety
+/// `tok` was created by this runtime.
+unsafe fn element(
+    rt: &Runtime,
+    tok: CafToken,
+    index: usize,
+    image: c_int,
+    slot: usize,
+) -> CafResult<(usize, usize)> {
+    let img = if image == 0 {
+        rt.me
+    } else {
+        rt.team.resolve(image as i64)?
+    };
+    // SAFETY: guaranteed by the caller.
+    Ok((img, unsafe { token(tok) }.offset + index * slot))
+}
+
+/// LOCK (Fortran 2018 11.6.10); with ACQUIRED_LOCK= it does not wait.
+///
+/// # Safety
+/// Arguments as gfortran passes them.
+#[no_mangle]
+pub unsafe extern "C" fn _gfortran_caf_lock(
+    tok: CafToken,
+    index: usize,
+    image: c_int,
+    acquired: *mut c_int,
+    stat: *mut c_int,
+    errmsg: ErrMsg,
+    len: usize,
+) {
+    let rt = runtime::get();
+    // SAFETY: forwarded from the caller.
+    let r = unsafe { element(rt, tok, index, image, lock::SLOT) }
+        .and_then(|(img, off)| lock::lock(&*rt.tp, &rt.waiter, img, off, !acquired.is_null()));
+    // SAFETY: forwarded from the caller.
+    if let Some(got) = unsafe { finish(r, stat, errmsg, len, "LOCK") } {
+        if !acquired.is_null() {
+            // SAFETY: ACQUIRED_LOCK is writable when present.
+            unsafe { *acquired = got as c_int };
+        }
+    }
+}
+
+/// UNLOCK (Fortran 2018 11.6.10).
+///
+/// # Safety
+/// Arguments as gfortran passes them.
+#[no_mangle]
+pub unsafe extern "C" fn _gfortran_caf_unlock(
+    tok: CafToken,
+    index: usize,
+    image: c_int,
+    stat: *mut c_int,
+    errmsg: ErrMsg,
+    len: usize,
+) {
+    let rt = runtime::get();
+    // SAFETY: forwarded from the caller.
+    let r = unsafe { element(rt, tok, index, image, lock::SLOT) }
+        .and_then(|(img, off)| lock::unlock(&*rt.tp, img, off, &rt.team));
+    // SAFETY: forwarded from the caller.
+    unsafe { finish(r, stat, errmsg, len, "UNLOCK") };
+}
+
+/// EVENT POST (Fortran 2018 11.6.7): atomically increments the event's count on `image`.
+///
+/// # Safety
+/// Arguments as gfortran passes them.
+#[no_mangle]
+pub unsafe extern "C" fn _gfortran_caf_event_post(
+    tok: CafToken,
+    index: usize,
+    image: c_int,
+    stat: *mut c_int,
+    errmsg: ErrMsg,
+    len: usize,
+) {
+    let rt = runtime::get();
+    // SAFETY: forwarded from the caller.
+    let r = unsafe { element(rt, tok, index, image, event::SLOT) }
+        .and_then(|(img, off)| event::post(&*rt.tp, img, off));
+    // SAFETY: forwarded from the caller.
+    unsafe { finish(r, stat, errmsg, len, "EVENT POST") };
+}
+
+/// EVENT WAIT (Fortran 2018 11.6.8): waits until this image's event count reaches
+/// UNTIL_COUNT (at least 1), then decrements it by that much.
+///
+/// # Safety
+/// Arguments as gfortran passes them.
+#[no_mangle]
+pub unsafe extern "C" fn _gfortran_caf_event_wait(
+    tok: CafToken,
+    index: usize,
+    until_count: c_int,
+    stat: *mut c_int,
+    errmsg: ErrMsg,
+    len: usize,
+) {
+    let rt = runtime::get();
+    // SAFETY: forwarded from the caller.
+    let r = unsafe { element(rt, tok, index, 0, event::SLOT) }
+        .and_then(|(_, off)| event::wait(&*rt.tp, &rt.waiter, off, until_count as i64));
+    // SAFETY: forwarded from the caller.
+    unsafe { finish(r, stat, errmsg, len, "EVENT WAIT") };
+}
+
+/// EVENT_QUERY (Fortran 2018 16.9.72): the event's current count.
+///
+/// # Safety
+/// Arguments as gfortran passes them.
+#[no_mangle]
+pub unsafe extern "C" fn _gfortran_caf_event_query(
+    tok: CafToken,
+    index: usize,
+    image: c_int,
+    count: *mut c_int,
+    stat: *mut c_int,
+) {
+    let rt = runtime::get();
+    // SAFETY: forwarded from the caller.
+    let r = unsafe { element(rt, tok, index, image, event::SLOT) }
+        .map(|(img, off)| event::query(&*rt.tp, img, off));
+    // SAFETY: forwarded from the caller.
+    if let Some(c) = unsafe { finish(r, stat, std::ptr::null_mut(), 0, "EVENT_QUERY") } {
+        // SAFETY: COUNT is writable.
+        unsafe { *count = c.min(i32::MAX as u64) as c_int };
+    }
+}

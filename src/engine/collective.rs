@@ -1,0 +1,192 @@
+//! Collectives over shared buffers: binomial trees in which every image's buffer lives in its
+//! own segment and its tree neighbours read it in place (one copy per edge, no messages).
+//!
+//! Up phase: each image waits for its children's mailboxes, combines their buffers into its own
+//! (reductions only), then announces its buffer to its parent. Down phase: the parent announces
+//! its buffer to each child, which copies the result when it needs it and acknowledges, so no
+//! buffer is released while someone still reads it.
+//!
+//! Every collective runs the up phase, even a broadcast (as arrival notices): the down phase
+//! then starts only once every image has entered the collective, so a mailbox is never
+//! rewritten for the next collective before its reader has consumed it, even though trees of
+//! consecutive collectives have different roots.
+
+use super::status::{check_team, ready_or_gone, COLLECTIVES};
+use super::team::Team;
+use super::wait::Waiter;
+use crate::error::CafResult;
+use crate::transport::control::{Layout, Mailbox};
+use crate::transport::plan::contiguous;
+use crate::transport::{AtomicOp, CopyPlan, Place, Transport};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Combines `other` into `acc` (both packed, same length): the reduction operator.
+pub type Combine<'a> = &'a dyn Fn(&mut [u8], &[u8]) -> CafResult<()>;
+
+/// This image's collective state for one team.
+#[derive(Debug, Default)]
+pub struct Collectives {
+    epoch: AtomicU64,
+    acks: AtomicU64,
+}
+
+/// What one collective call does.
+pub enum Kind<'a> {
+    /// Reduce with the operator; the result lands on `root` only, or everywhere if `None`.
+    Reduce {
+        /// Team rank receiving the result, or every image.
+        root: Option<usize>,
+        /// The operator.
+        combine: Combine<'a>,
+    },
+    /// Copy root's buffer to every image.
+    Broadcast {
+        /// Team rank of the source.
+        root: usize,
+    },
+}
+
+/// The binomial tree of a team rooted at `root`, seen from this image.
+struct Tree {
+    /// Parent as (initial image, tree level), if not the root.
+    parent: Option<(usize, usize)>,
+    /// Children as (initial image, tree level), lowest level first.
+    children: Vec<(usize, usize)>,
+}
+
+impl Tree {
+    fn new(team: &Team, root: usize) -> Tree {
+        let n = team.len();
+        let rel = (team.rank + n - root) % n;
+        let abs = |r: usize| team.members[(r + root) % n];
+        let (mut children, mut parent) = (Vec::new(), None);
+        let (mut mask, mut level) = (1usize, 0usize);
+        while mask < n {
+            if rel & mask != 0 {
+                parent = Some((abs(rel - mask), level));
+                break;
+            }
+            if rel + mask < n {
+                children.push((abs(rel + mask), level));
+            }
+            mask <<= 1;
+            level += 1;
+        }
+        Tree { parent, children }
+    }
+}
+
+/// A mailbox of this image.
+fn mailbox(tp: &dyn Transport, offset: usize) -> &Mailbox {
+    let a = tp
+        .direct(tp.this_image(), offset)
+        .expect("own segment is mapped");
+    // SAFETY: control-block mailboxes are aligned Mailbox lines in this image's mapped segment.
+    unsafe { &*(a as *const Mailbox) }
+}
+
+/// Publishes `(epoch, buf)` in mailbox `offset` of `image` and wakes it.
+fn post(tp: &dyn Transport, image: usize, offset: usize, epoch: u64, buf: usize) {
+    tp.fetch_op(image, offset + 8, 8, AtomicOp::Swap, buf as u64);
+    tp.fetch_op(image, offset, 8, AtomicOp::Swap, epoch);
+    tp.ring(image);
+}
+
+impl Collectives {
+    /// Runs one collective over `team` on this image's buffer of `len` bytes at segment offset
+    /// `buf` (which must stay allocated until this returns).
+    pub fn run(
+        &self,
+        tp: &dyn Transport,
+        w: &Waiter,
+        team: &Team,
+        buf: usize,
+        len: usize,
+        kind: Kind,
+    ) -> CafResult<()> {
+        let e = self.epoch.fetch_add(1, Ordering::Relaxed) + 1;
+        let me = tp.this_image();
+        let (root, combine, everywhere) = match kind {
+            Kind::Reduce { root, combine } => (root.unwrap_or(0), Some(combine), root.is_none()),
+            Kind::Broadcast { root } => (root, None, true),
+        };
+        let tree = Tree::new(team, root);
+        let gone = || check_team(tp, &team.members, COLLECTIVES, e);
+        let wait_box = |offset: usize| -> CafResult<usize> {
+            let b = mailbox(tp, offset);
+            w.block(|| ready_or_gone(|| b.epoch.load(Ordering::Acquire) >= e, gone))?;
+            Ok(b.offset.load(Ordering::Relaxed) as usize)
+        };
+        let mut scratch = Vec::new();
+        for &(child, level) in &tree.children {
+            let theirs = wait_box(Layout::coll_child(level))?;
+            if let Some(combine) = combine {
+                let other = read(tp, child, theirs, len, &mut scratch);
+                let mine = tp.direct(me, buf).expect("own segment is mapped");
+                // SAFETY: `buf` is this image's live collective buffer of `len` bytes.
+                let acc = unsafe { std::slice::from_raw_parts_mut(mine as *mut u8, len) };
+                combine(acc, other)?;
+            }
+        }
+        if let Some((parent, level)) = tree.parent {
+            post(tp, parent, Layout::coll_child(level), e, buf);
+        }
+        if let Some((parent, _)) = tree.parent {
+            let theirs = wait_box(Layout::coll_down())?;
+            if everywhere {
+                let plan = CopyPlan::new(1, &contiguous(len, 1), &contiguous(len, 1));
+                tp.copy(
+                    Place::Remote {
+                        image: me,
+                        offset: buf,
+                    },
+                    Place::Remote {
+                        image: parent,
+                        offset: theirs,
+                    },
+                    &plan,
+                );
+            }
+            tp.fetch_op(parent, Layout::coll_ack(), 8, AtomicOp::Add, 1);
+            tp.ring(parent);
+        }
+        for &(child, _) in &tree.children {
+            post(tp, child, Layout::coll_down(), e, buf);
+        }
+        let want = self
+            .acks
+            .fetch_add(tree.children.len() as u64, Ordering::Relaxed)
+            + tree.children.len() as u64;
+        let acks = mailbox(tp, Layout::coll_ack());
+        w.block(|| ready_or_gone(|| acks.epoch.load(Ordering::Acquire) >= want, gone))
+    }
+
+    /// Collectives this image has entered.
+    pub fn entered(&self) -> u64 {
+        self.epoch.load(Ordering::Relaxed)
+    }
+}
+
+/// The `len` bytes at `(image, offset)`: in place when the transport maps peers, else copied
+/// into `scratch`.
+fn read<'a>(
+    tp: &dyn Transport,
+    image: usize,
+    offset: usize,
+    len: usize,
+    scratch: &'a mut Vec<u8>,
+) -> &'a [u8] {
+    if let Some(a) = tp.direct(image, offset) {
+        // SAFETY: the peer announced a live buffer of `len` bytes at `offset` and keeps it
+        // until it has received our acknowledgement, which comes after this read.
+        return unsafe { std::slice::from_raw_parts(a as *const u8, len) };
+    }
+    scratch.resize(len, 0);
+    let plan = CopyPlan::new(1, &contiguous(len, 1), &contiguous(len, 1));
+    tp.copy(
+        Place::Local(scratch.as_mut_ptr() as usize),
+        Place::Remote { image, offset },
+        &plan,
+    );
+    scratch
+}

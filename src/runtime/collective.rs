@@ -1,0 +1,82 @@
+//! Collective subroutines on a (possibly strided) local array: pack once into a buffer in this
+//! image's segment, run the engine's tree, unpack once where the result is defined.
+
+use super::Runtime;
+use crate::engine::collective::{Combine, Kind};
+use crate::error::CafResult;
+use crate::transport::plan::{contiguous, count};
+use crate::transport::{CopyPlan, Dim};
+
+/// Which collective to run, with image numbers as the program gave them (1-based, team).
+pub enum CoOp<'a> {
+    /// CO_SUM/CO_MIN/CO_MAX/CO_REDUCE: result on `result_image`, or everywhere if 0.
+    Reduce {
+        /// RESULT_IMAGE= (0 when absent).
+        result_image: i64,
+        /// The operator on packed elements.
+        combine: Combine<'a>,
+    },
+    /// CO_BROADCAST from `source_image`.
+    Broadcast {
+        /// SOURCE_IMAGE=.
+        source_image: i64,
+    },
+}
+
+impl Runtime {
+    /// Runs a collective over the current team on the array at `base` with layout `dims` and
+    /// `elem`-byte elements.
+    pub fn collective(&self, base: usize, dims: &[Dim], elem: usize, op: CoOp) -> CafResult<()> {
+        let rank_of = |image: i64| -> CafResult<usize> {
+            self.team.resolve(image)?;
+            Ok(image as usize - 1)
+        };
+        let (kind, receives) = match op {
+            CoOp::Reduce {
+                result_image: 0,
+                combine,
+            } => (
+                Kind::Reduce {
+                    root: None,
+                    combine,
+                },
+                true,
+            ),
+            CoOp::Reduce {
+                result_image,
+                combine,
+            } => {
+                let root = rank_of(result_image)?;
+                (
+                    Kind::Reduce {
+                        root: Some(root),
+                        combine,
+                    },
+                    root == self.team.rank,
+                )
+            }
+            CoOp::Broadcast { source_image } => (
+                Kind::Broadcast {
+                    root: rank_of(source_image)?,
+                },
+                true,
+            ),
+        };
+        let n = count(dims);
+        let bytes = n * elem;
+        let off = Runtime::heap(&self.local).alloc(bytes)?;
+        let buf = self.local_addr(off);
+        let packed = contiguous(n, elem);
+        // SAFETY: `base`/`dims` describe the caller's array; `buf` has `bytes` bytes.
+        unsafe { CopyPlan::new(elem, &packed, dims).run(buf, base) };
+        let r = self
+            .collectives
+            .run(&*self.tp, &self.waiter, &self.team, off, bytes, kind);
+        if r.is_ok() && receives {
+            // SAFETY: as above, in the other direction.
+            unsafe { CopyPlan::new(elem, dims, &packed).run(base, buf) };
+        }
+        Runtime::heap(&self.local).free(off);
+        r
+    }
+}
