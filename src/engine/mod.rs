@@ -4,6 +4,11 @@
 pub mod alloc;
 pub mod barrier;
 pub mod convert;
+mod convert_char;
+mod convert_num;
+mod float_ext;
+pub mod reduce;
+mod scalar;
 pub mod status;
 pub mod sync_images;
 pub mod team;
