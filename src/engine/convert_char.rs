@@ -67,3 +67,46 @@ fn narrow(d: &mut [u8], s: &[u8]) {
     }
     d[k..].fill(BLANK);
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn wide(s: &str) -> Vec<u8> {
+        s.chars().flat_map(|c| u32::from(c).to_ne_bytes()).collect()
+    }
+
+    fn run(to: (u8, usize), src: &[u8], from: (u8, usize), n: usize) -> Vec<u8> {
+        let mut dst = vec![0xEE; n * to.0 as usize * to.1];
+        strings(&mut dst, to, src, from, n);
+        dst
+    }
+
+    #[test]
+    fn kind1_pads_with_blanks_and_truncates() {
+        assert_eq!(
+            run((1, 5), b"abcXY", (1, 1), 5),
+            b"a    b    c    X    Y    "
+        );
+        assert_eq!(run((1, 2), b"abcdefgh", (1, 4), 2), b"abef");
+        assert_eq!(run((1, 3), b"", (1, 0), 2), b"      ");
+    }
+
+    #[test]
+    fn kind4_pads_with_blanks_and_truncates() {
+        assert_eq!(run((4, 4), &wide("añ€𝄞"), (4, 2), 2), wide("añ  €𝄞  "));
+        assert_eq!(run((4, 1), &wide("añ€𝄞"), (4, 2), 2), wide("a€"));
+    }
+
+    #[test]
+    fn kind1_widens_to_code_points() {
+        assert_eq!(run((4, 3), b"a\xF1", (1, 2), 1), wide("añ "));
+        assert_eq!(run((4, 1), b"xyz", (1, 3), 1), wide("x"));
+    }
+
+    #[test]
+    fn kind4_narrows_with_question_mark_for_unrepresentable() {
+        assert_eq!(run((1, 5), &wide("añ€𝄞"), (4, 4), 1), b"a\xF1?? ");
+        assert_eq!(run((1, 2), &wide("abc"), (4, 3), 1), b"ab");
+    }
+}
