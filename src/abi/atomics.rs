@@ -75,9 +75,9 @@ pub unsafe extern "C" fn _gfortran_caf_atomic_define(
     let rt = runtime::get();
     // SAFETY: forwarded from the caller.
     let r = unsafe { target(rt, token, offset, image) }.and_then(|(img, off)| {
-        rmw(&*rt.tp, img, off, kind as usize, AtomicOp::Swap, unsafe {
-            read(value, kind)
-        })
+        // SAFETY: VALUE is a readable value of the atom's kind.
+        let v = unsafe { read(value, kind) };
+        rmw(&*rt.tp, img, off, kind as usize, AtomicOp::Swap, v)
     });
     // SAFETY: forwarded from the caller.
     unsafe { finish(r, stat, std::ptr::null_mut(), 0, "ATOMIC_DEFINE") };

@@ -23,10 +23,11 @@ fn element_type(d: &GfcDescriptor, a_len: c_int) -> Ty {
     Ty::new(class, kind.clamp(1, 255) as u8, size)
 }
 
-/// Shared body of CO_SUM/CO_MIN/CO_MAX.
+/// Shared body of CO_SUM/CO_MIN/CO_MAX (the entry points' own arguments plus the operator).
 ///
 /// # Safety
 /// `a` is a valid descriptor; stat/errmsg as gfortran passes them.
+#[allow(clippy::too_many_arguments)]
 unsafe fn reduce(
     op: ReduceOp,
     a: *mut GfcDescriptor,

@@ -54,10 +54,10 @@ pub unsafe extern "C" fn _gfortran_caf_deregister(
     errmsg_len: usize,
 ) {
     let rt = runtime::get();
-    // SAFETY: gfortran passes a valid token slot.
     let tok = if token.is_null() {
         std::ptr::null_mut()
     } else {
+        // SAFETY: a non-null token slot is readable.
         unsafe { *token }
     };
     let keep = kind == 1;

@@ -11,7 +11,7 @@ fn check(offset: usize, kind: usize) -> CafResult<()> {
             "atomic variables of kind {kind} are not supported (use 4 or 8)"
         )));
     }
-    if offset % kind != 0 {
+    if !offset.is_multiple_of(kind) {
         return Err(CafError::InvalidArgument(format!(
             "atomic variable at offset {offset} is not aligned to {kind} bytes"
         )));

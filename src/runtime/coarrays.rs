@@ -108,7 +108,10 @@ impl Runtime {
 
     /// Frees a registration. `keep_token` is gfortran's DEALLOCATE_ONLY (components). Symmetric
     /// memory is freed only after every image has arrived (DEALLOCATE synchronises all images).
-    pub fn deregister(&self, token: *mut Token, keep_token: bool) -> CafResult<()> {
+    ///
+    /// # Safety
+    /// As for [`Runtime::register`]; after a full deregistration the token is freed.
+    pub unsafe fn deregister(&self, token: *mut Token, keep_token: bool) -> CafResult<()> {
         if token.is_null() {
             return Err(CafError::InvalidArgument(
                 "deallocating a coarray that is not allocated".into(),

@@ -43,7 +43,7 @@ const MPI_SIZE_VARS: &[&str] = &[
 fn supervise_self() -> ! {
     for var in MPI_SIZE_VARS {
         if let Ok(v) = std::env::var(var) {
-            if v.trim().parse::<usize>().map_or(false, |n| n > 1) {
+            if v.trim().parse::<usize>().is_ok_and(|n| n > 1) {
                 fail(format!(
                     "this program was started by an MPI launcher ({var}={v}), but this ferrocaf \
                      has no MPI transport; run it with `ferrocaf run -n N ./prog` instead"

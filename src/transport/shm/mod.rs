@@ -52,7 +52,10 @@ impl Transport for Shm {
 
     fn fetch_op(&self, image: usize, offset: usize, width: usize, op: AtomicOp, v: u64) -> u64 {
         let addr = self.segs.addr(image, offset);
-        debug_assert!(addr % width == 0, "atomic word not naturally aligned");
+        debug_assert!(
+            addr.is_multiple_of(width),
+            "atomic word not naturally aligned"
+        );
         let o = Ordering::SeqCst;
         if width == 4 {
             // SAFETY: the address is inside a mapped segment and 4-byte aligned; all concurrent
