@@ -3,22 +3,36 @@
 use super::errors::finish;
 use super::ErrMsg;
 use crate::runtime;
-use std::ffi::c_int;
+use std::ffi::{c_char, c_int};
+
+/// gfortran 12 passes ERRMSG= of the three SYNC statements as a pointer to the buffer's address
+/// (`&&msg` in its tree dump), unlike every other entry point; this returns the buffer.
+///
+/// # Safety
+/// `errmsg` is null or points to a readable buffer address.
+unsafe fn sync_errmsg(errmsg: *mut *mut c_char) -> ErrMsg {
+    if errmsg.is_null() {
+        std::ptr::null_mut()
+    } else {
+        // SAFETY: guaranteed by the caller.
+        unsafe { *errmsg }
+    }
+}
 
 /// SYNC ALL (Fortran 2018 11.6.3): waits until every image of the current team has executed it.
 ///
 /// # Safety
-/// `stat` null or writable; `errmsg` null or `errmsg_len` writable bytes.
+/// `stat` null or writable; `errmsg` null or the address of `errmsg_len` writable bytes.
 #[no_mangle]
 pub unsafe extern "C" fn _gfortran_caf_sync_all(
     stat: *mut c_int,
-    errmsg: ErrMsg,
+    errmsg: *mut *mut c_char,
     errmsg_len: usize,
 ) {
     let rt = runtime::get();
     let r = rt.barrier.sync(&*rt.tp, &rt.waiter, &rt.team);
     // SAFETY: forwarded from the caller.
-    unsafe { finish(r, stat, errmsg, errmsg_len, "SYNC ALL") };
+    unsafe { finish(r, stat, sync_errmsg(errmsg), errmsg_len, "SYNC ALL") };
 }
 
 /// SYNC IMAGES (Fortran 2018 11.6.4); `count < 0` means `SYNC IMAGES (*)`.
@@ -30,7 +44,7 @@ pub unsafe extern "C" fn _gfortran_caf_sync_images(
     count: c_int,
     images: *const c_int,
     stat: *mut c_int,
-    errmsg: ErrMsg,
+    errmsg: *mut *mut c_char,
     errmsg_len: usize,
 ) {
     let rt = runtime::get();
@@ -42,7 +56,7 @@ pub unsafe extern "C" fn _gfortran_caf_sync_images(
     };
     let r = rt.sync_images.sync(&*rt.tp, &rt.waiter, &rt.team, list);
     // SAFETY: forwarded from the caller.
-    unsafe { finish(r, stat, errmsg, errmsg_len, "SYNC IMAGES") };
+    unsafe { finish(r, stat, sync_errmsg(errmsg), errmsg_len, "SYNC IMAGES") };
 }
 
 /// SYNC MEMORY (Fortran 2018 11.6.5): orders this image's memory accesses.
@@ -52,10 +66,10 @@ pub unsafe extern "C" fn _gfortran_caf_sync_images(
 #[no_mangle]
 pub unsafe extern "C" fn _gfortran_caf_sync_memory(
     stat: *mut c_int,
-    errmsg: ErrMsg,
+    errmsg: *mut *mut c_char,
     errmsg_len: usize,
 ) {
     runtime::get().tp.fence();
     // SAFETY: forwarded from the caller.
-    unsafe { finish(Ok(()), stat, errmsg, errmsg_len, "SYNC MEMORY") };
+    unsafe { finish(Ok(()), stat, sync_errmsg(errmsg), errmsg_len, "SYNC MEMORY") };
 }

@@ -7,6 +7,7 @@ use super::CafToken;
 use crate::engine::transfer::{transfer, Side};
 use crate::error::{CafError, CafResult};
 use crate::runtime::{self, Runtime};
+use crate::transport::plan::{count, span};
 use crate::transport::Place;
 use std::ffi::{c_int, c_void};
 
@@ -37,12 +38,23 @@ unsafe fn remote(
     let img = rt.team.resolve(image as i64)?;
     // SAFETY: guaranteed by the caller.
     let (t, d) = unsafe { (super::token(token), desc(d)) };
+    let dims = d.dims();
+    if count(&dims) > 0 {
+        let (lo, hi) = span(&dims, d.dtype.elem_len);
+        let (first, end) = (offset as isize + lo, offset as isize + hi);
+        if first < 0 || end > t.size as isize {
+            return Err(CafError::InvalidArgument(format!(
+                "the coindexed section (bytes {first}..{end}) lies outside the coarray ({} bytes)",
+                t.size
+            )));
+        }
+    }
     Ok(Side {
         place: Place::Remote {
             image: img,
             offset: t.offset + offset,
         },
-        dims: d.dims(),
+        dims,
         ty: d.ty(kind),
     })
 }

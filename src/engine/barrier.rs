@@ -1,6 +1,8 @@
 //! SYNC ALL: a dissemination barrier. In round r, team rank i signals rank (i + 2^r) mod n by
-//! bumping that image's round-r counter and waits for its own round-r counter to reach the
-//! barrier's epoch; after ceil(log2 n) rounds every image has heard from every other.
+//! bumping that image's round-r counter and waits for its own round-r counter to exceed the
+//! number of round-r signals it has already consumed; after ceil(log2 n) rounds every image has
+//! heard from every other. Counting consumed signals per round (instead of comparing with a
+//! barrier number) keeps the counters valid when teams with different histories form.
 
 use super::status::{check_team, ready_or_gone, BARRIERS};
 use super::team::Team;
@@ -10,10 +12,11 @@ use crate::transport::control::{Layout, ROUNDS};
 use crate::transport::{AtomicOp, Transport};
 use std::sync::atomic::{AtomicU64, Ordering};
 
-/// Per-team barrier state of this image: how many barriers it has entered.
+/// This image's barrier state: barriers entered, and signals consumed per round.
 #[derive(Debug, Default)]
 pub struct Barrier {
     epoch: AtomicU64,
+    consumed: [AtomicU64; ROUNDS],
 }
 
 impl Barrier {
@@ -39,9 +42,10 @@ impl Barrier {
                 .expect("own segment is mapped");
             // SAFETY: the round counter is an aligned u64 in this image's control block.
             let mine = unsafe { &*(word as *const AtomicU64) };
+            let want = self.consumed[round].fetch_add(1, Ordering::Relaxed) + 1;
             w.block(|| {
                 ready_or_gone(
-                    || mine.load(Ordering::Acquire) >= e,
+                    || mine.load(Ordering::Acquire) >= want,
                     || check_team(tp, &team.members, BARRIERS, e),
                 )
             })?;

@@ -15,7 +15,7 @@ use super::status::{check_team, ready_or_gone, COLLECTIVES};
 use super::team::Team;
 use super::wait::Waiter;
 use crate::error::CafResult;
-use crate::transport::control::{Layout, Mailbox};
+use crate::transport::control::{Layout, Mailbox, ROUNDS};
 use crate::transport::plan::contiguous;
 use crate::transport::{AtomicOp, CopyPlan, Place, Transport};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -23,11 +23,24 @@ use std::sync::atomic::{AtomicU64, Ordering};
 /// Combines `other` into `acc` (both packed, same length): the reduction operator.
 pub type Combine<'a> = &'a dyn Fn(&mut [u8], &[u8]) -> CafResult<()>;
 
-/// This image's collective state for one team.
-#[derive(Debug, Default)]
+/// This image's collective state: collectives entered, messages consumed per mailbox, acks
+/// expected. Counting consumed messages (instead of comparing with a collective number) keeps
+/// mailboxes valid when teams with different histories form.
+#[derive(Debug)]
 pub struct Collectives {
     epoch: AtomicU64,
+    seen: [AtomicU64; ROUNDS + 1],
     acks: AtomicU64,
+}
+
+impl Default for Collectives {
+    fn default() -> Collectives {
+        Collectives {
+            epoch: AtomicU64::new(0),
+            seen: std::array::from_fn(|_| AtomicU64::new(0)),
+            acks: AtomicU64::new(0),
+        }
+    }
 }
 
 /// What one collective call does.
@@ -85,10 +98,11 @@ fn mailbox(tp: &dyn Transport, offset: usize) -> &Mailbox {
     unsafe { &*(a as *const Mailbox) }
 }
 
-/// Publishes `(epoch, buf)` in mailbox `offset` of `image` and wakes it.
-fn post(tp: &dyn Transport, image: usize, offset: usize, epoch: u64, buf: usize) {
+/// Posts `buf` to mailbox `offset` of `image` (offset first, then the count, released) and
+/// wakes it.
+fn post(tp: &dyn Transport, image: usize, offset: usize, buf: usize) {
     tp.fetch_op(image, offset + 8, 8, AtomicOp::Swap, buf as u64);
-    tp.fetch_op(image, offset, 8, AtomicOp::Swap, epoch);
+    tp.fetch_op(image, offset, 8, AtomicOp::Add, 1);
     tp.ring(image);
 }
 
@@ -112,14 +126,15 @@ impl Collectives {
         };
         let tree = Tree::new(team, root);
         let gone = || check_team(tp, &team.members, COLLECTIVES, e);
-        let wait_box = |offset: usize| -> CafResult<usize> {
-            let b = mailbox(tp, offset);
-            w.block(|| ready_or_gone(|| b.epoch.load(Ordering::Acquire) >= e, gone))?;
+        let wait_box = |line: usize| -> CafResult<usize> {
+            let b = mailbox(tp, Layout::coll_line(line));
+            let want = self.seen[line].fetch_add(1, Ordering::Relaxed) + 1;
+            w.block(|| ready_or_gone(|| b.count.load(Ordering::Acquire) >= want, gone))?;
             Ok(b.offset.load(Ordering::Relaxed) as usize)
         };
         let mut scratch = Vec::new();
         for &(child, level) in &tree.children {
-            let theirs = wait_box(Layout::coll_child(level))?;
+            let theirs = wait_box(level)?;
             if let Some(combine) = combine {
                 let other = read(tp, child, theirs, len, &mut scratch);
                 let mine = tp.direct(me, buf).expect("own segment is mapped");
@@ -129,10 +144,10 @@ impl Collectives {
             }
         }
         if let Some((parent, level)) = tree.parent {
-            post(tp, parent, Layout::coll_child(level), e, buf);
+            post(tp, parent, Layout::coll_line(level), buf);
         }
         if let Some((parent, _)) = tree.parent {
-            let theirs = wait_box(Layout::coll_down())?;
+            let theirs = wait_box(ROUNDS)?;
             if everywhere {
                 let plan = CopyPlan::new(1, &contiguous(len, 1), &contiguous(len, 1));
                 tp.copy(
@@ -151,14 +166,14 @@ impl Collectives {
             tp.ring(parent);
         }
         for &(child, _) in &tree.children {
-            post(tp, child, Layout::coll_down(), e, buf);
+            post(tp, child, Layout::coll_line(ROUNDS), buf);
         }
         let want = self
             .acks
             .fetch_add(tree.children.len() as u64, Ordering::Relaxed)
             + tree.children.len() as u64;
         let acks = mailbox(tp, Layout::coll_ack());
-        w.block(|| ready_or_gone(|| acks.epoch.load(Ordering::Acquire) >= want, gone))
+        w.block(|| ready_or_gone(|| acks.count.load(Ordering::Acquire) >= want, gone))
     }
 
     /// Collectives this image has entered.

@@ -91,12 +91,13 @@ pub const COLL_LINES: usize = ROUNDS + 2;
 /// Offset of the per-source sync-images counters.
 pub const SYNC_IMAGES: usize = COLL + COLL_LINES * LINE;
 
-/// A collective mailbox: the epoch of the collective it announces and the segment offset of
-/// the sender's buffer. Writers store `offset` first and publish with a release store of `epoch`.
+/// A collective mailbox: how many messages were posted to it and the segment offset of the
+/// latest sender's buffer. Writers store `offset` first, then bump `count` (release); protocol
+/// order guarantees the reader consumed the previous message before the next is posted.
 #[repr(C, align(64))]
 pub struct Mailbox {
-    /// Collective number this message belongs to.
-    pub epoch: AtomicU64,
+    /// Messages posted so far.
+    pub count: AtomicU64,
     /// Offset of the sender's buffer in the sender's segment.
     pub offset: AtomicU64,
 }
@@ -106,13 +107,10 @@ impl Layout {
     pub fn barrier(r: usize) -> usize {
         BARRIER + r * LINE
     }
-    /// Offset of the mailbox the child at tree level `k` writes to.
-    pub fn coll_child(k: usize) -> usize {
+    /// Offset of collective mailbox `k`: lines `0..ROUNDS` are written by the child at that tree
+    /// level, line `ROUNDS` by the tree parent.
+    pub fn coll_line(k: usize) -> usize {
         COLL + k * LINE
-    }
-    /// Offset of the mailbox the tree parent writes to.
-    pub fn coll_down() -> usize {
-        COLL + ROUNDS * LINE
     }
     /// Offset of the counter children bump after reading this image's buffer.
     pub fn coll_ack() -> usize {

@@ -52,6 +52,20 @@ pub fn normalise(dims: &[Dim]) -> Vec<Dim> {
     out
 }
 
+/// Lowest and one-past-highest byte a section touches relative to its base.
+pub fn span(dims: &[Dim], elem: usize) -> (isize, isize) {
+    let (mut lo, mut hi) = (0isize, 0isize);
+    for d in dims.iter().filter(|d| d.extent > 0) {
+        let reach = d.stride * (d.extent as isize - 1);
+        if reach < 0 {
+            lo += reach
+        } else {
+            hi += reach
+        }
+    }
+    (lo, hi + elem as isize)
+}
+
 /// Contiguous dimensions with element size `elem` for `n` elements.
 pub fn contiguous(n: usize, elem: usize) -> Vec<Dim> {
     vec![Dim {
@@ -84,20 +98,8 @@ impl CopyPlan {
     /// Lowest and highest byte touched on each side relative to its base, as
     /// `(dst_lo, dst_hi_exclusive, src_lo, src_hi_exclusive)`.
     pub fn extents(&self) -> (isize, isize, isize, isize) {
-        let span = |dims: &[Dim]| {
-            let (mut lo, mut hi) = (0isize, 0isize);
-            for d in dims {
-                let reach = d.stride * (d.extent as isize - 1);
-                if reach < 0 {
-                    lo += reach
-                } else {
-                    hi += reach
-                }
-            }
-            (lo, hi + self.elem as isize)
-        };
-        let (a, b) = span(&self.dst);
-        let (c, d) = span(&self.src);
+        let (a, b) = span(&self.dst, self.elem);
+        let (c, d) = span(&self.src, self.elem);
         (a, b, c, d)
     }
 
