@@ -46,8 +46,10 @@ pub fn failures(h: &Header, images: usize, o: &Outcome) -> Vec<String> {
             why.push(format!("forbidden `{t}` appeared"));
         }
     }
-    if o.stderr.contains(PANIC) {
-        why.push("a Rust panic appeared on stderr".into());
+    let lines: Vec<&str> = o.stderr.lines().collect();
+    if let Some(i) = lines.iter().position(|l| l.contains(PANIC)) {
+        let msg = lines[i..lines.len().min(i + 2)].join("\n");
+        why.push(format!("a Rust panic appeared on stderr:\n{msg}"));
     }
     why
 }
