@@ -28,6 +28,8 @@ program sync_images_patterns
     if (n > 1) sync images(neighbours)   ! left may not overwrite before I have read
   end do
 
+  sync all          ! image 1's last ring read must precede the star phase's writes into it
+
   ! star: image 1 collects from everyone, then releases them
   do it = 1, 300
     if (me /= 1) then
@@ -40,6 +42,8 @@ program sync_images_patterns
       sync images(all_but_me)
     end if
   end do
+
+  sync all
 
   ! sync images(*) with a rotating writer
   do it = 1, 300
