@@ -190,7 +190,14 @@ fn run_test(suite: &Suite, src: &Path, tx: &mpsc::Sender<Report>) {
     let dir = suite.scratch.join(&name);
     let exe = match compile(suite, src, &dir, &header.flags) {
         Ok(exe) => exe,
-        Err(e) => return drop(tx.send(fail(name, format!("compilation failed:\n{e}")))),
+        Err(e) => {
+            for &n in &header.images {
+                let why = format!("compilation failed:\n{e}");
+                // The receiver lives until every worker has finished.
+                let _ = tx.send(fail(format!("{name} [{n} images]"), why));
+            }
+            return;
+        }
     };
     for &n in &header.images {
         let label = format!("{name} [{n} images]");

@@ -1,6 +1,6 @@
 //! Comparing a run's outcome with what the test's header expects.
 
-use crate::header::Header;
+use crate::header::{Exit, Header};
 use crate::process::{describe, Outcome};
 use std::collections::BTreeSet;
 use std::time::Duration;
@@ -18,7 +18,7 @@ pub fn failures(h: &Header, images: usize, o: &Outcome) -> Vec<String> {
         )),
         Some(st) => match st.code() {
             Some(c) if h.exit.accepts(c) => {}
-            _ => why.push(format!("{}, expected {:?}", describe(&st), h.exit)),
+            _ => why.push(format!("{}, expected {}", describe(&st), expected(h.exit))),
         },
     }
     if o.stragglers {
@@ -52,6 +52,14 @@ pub fn failures(h: &Header, images: usize, o: &Outcome) -> Vec<String> {
         why.push(format!("a Rust panic appeared on stderr:\n{msg}"));
     }
     why
+}
+
+/// The expected exit status in words.
+fn expected(e: Exit) -> String {
+    match e {
+        Exit::Code(c) => format!("exit status {c}"),
+        Exit::Nonzero => "a non-zero exit status".into(),
+    }
 }
 
 /// The names in /dev/shm that contain `ferrocaf`.
