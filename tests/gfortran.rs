@@ -1,0 +1,267 @@
+//! End-to-end tests: compiles every `gfortran_tests/*.f90` with `gfortran -fcoarray=lib` against
+//! the `libferrocaf.so` cargo built for this test run, runs it on the image counts its header asks
+//! for, and checks exit status and output (see `gfortran/header.rs` for the header format).
+//!
+//! `cargo test --test gfortran -- sync` runs only the tests whose name contains `sync`. The last
+//! line is always `N passed, N failed`; the exit code is 1 if any run failed.
+
+#[path = "gfortran/check.rs"]
+mod check;
+#[path = "gfortran/header.rs"]
+mod header;
+#[path = "gfortran/process.rs"]
+mod process;
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode};
+use std::sync::{mpsc, Arc, Mutex};
+use std::time::Duration;
+
+/// How many tests run at the same time.
+const WORKERS: usize = 2;
+/// How many trailing lines of stdout/stderr a failure shows.
+const TAIL: usize = 15;
+/// Longest a compilation may take.
+const COMPILE_TIMEOUT: Duration = Duration::from_secs(120);
+
+/// What the whole suite shares.
+struct Suite {
+    /// Directory holding `libferrocaf.so`.
+    lib: PathBuf,
+    /// Scratch directory for binaries, one subdirectory per test.
+    scratch: PathBuf,
+    /// `ferrocaf` names in /dev/shm before the suite started.
+    shm_before: BTreeSet<String>,
+}
+
+/// The result of one (test, image count) run, or of a test that could not run at all.
+struct Report {
+    /// `name [N images]` or just `name`.
+    label: String,
+    /// Failure reasons and output tails; empty when the run passed.
+    failures: Vec<String>,
+    /// Run time.
+    elapsed: Duration,
+}
+
+fn main() -> ExitCode {
+    let filters = filters(std::env::args().skip(1));
+    if let Err(e) = Command::new("gfortran").arg("--version").output() {
+        eprintln!("gfortran not found ({e}); install it: apt-get install gfortran");
+        println!("0 passed, 1 failed");
+        return ExitCode::FAILURE;
+    }
+    let suite = match setup() {
+        Ok(s) => Arc::new(s),
+        Err(e) => {
+            eprintln!("{e}");
+            println!("0 passed, 1 failed");
+            return ExitCode::FAILURE;
+        }
+    };
+    let tests = discover(&filters);
+    println!("running {} gfortran test programs", tests.len());
+    let (passed, failed) = run_all(&suite, tests);
+    if failed == 0 {
+        // Best effort: a leftover scratch directory is only clutter.
+        let _ = std::fs::remove_dir_all(&suite.scratch);
+    } else {
+        println!("binaries kept in {}", suite.scratch.display());
+    }
+    println!("{passed} passed, {failed} failed");
+    if failed == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}
+
+/// Name filters from the command line; libtest flags (and the values of those taking one) are
+/// ignored so that `cargo test` options pass through harmlessly.
+fn filters(args: impl Iterator<Item = String>) -> Vec<String> {
+    const WITH_VALUE: [&str; 6] = [
+        "--test-threads",
+        "--skip",
+        "--format",
+        "--color",
+        "--logfile",
+        "-Z",
+    ];
+    let mut out = Vec::new();
+    let mut args = args.peekable();
+    while let Some(a) = args.next() {
+        if WITH_VALUE.contains(&a.as_str()) {
+            args.next();
+        } else if !a.starts_with('-') {
+            out.push(a);
+        }
+    }
+    out
+}
+
+/// Finds the library and creates the scratch directory.
+fn setup() -> Result<Suite, String> {
+    let exe = std::env::current_exe().map_err(|e| format!("current_exe: {e}"))?;
+    let deps = exe.parent().ok_or("test executable has no directory")?;
+    let lib = [Some(deps), deps.parent()]
+        .into_iter()
+        .flatten()
+        .find(|d| d.join("libferrocaf.so").exists())
+        .ok_or_else(|| format!("no libferrocaf.so in {} or its parent", deps.display()))?
+        .to_path_buf();
+    let scratch = std::env::temp_dir().join(format!("ferrocaf-gfortran-{}", std::process::id()));
+    std::fs::create_dir_all(&scratch).map_err(|e| format!("{}: {e}", scratch.display()))?;
+    Ok(Suite {
+        lib,
+        scratch,
+        shm_before: check::shm_names(),
+    })
+}
+
+/// The test programs whose name matches one of `filters` (all if there are none), sorted.
+fn discover(filters: &[String]) -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("gfortran_tests");
+    let mut tests: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .map(|d| d.filter_map(|e| e.ok()).map(|e| e.path()).collect())
+        .unwrap_or_default();
+    tests.retain(|p| {
+        p.extension().is_some_and(|e| e == "f90")
+            && (filters.is_empty() || filters.iter().any(|f| name(p).contains(f.as_str())))
+    });
+    tests.sort();
+    tests
+}
+
+/// A test's name: its file stem.
+fn name(p: &Path) -> String {
+    p.file_stem()
+        .unwrap_or_default()
+        .to_string_lossy()
+        .into_owned()
+}
+
+/// Runs the tests on [`WORKERS`] threads, printing each report as it arrives; returns the counts.
+fn run_all(suite: &Arc<Suite>, tests: Vec<PathBuf>) -> (usize, usize) {
+    let queue = Arc::new(Mutex::new(tests.into_iter()));
+    let (tx, rx) = mpsc::channel();
+    for _ in 0..WORKERS {
+        let (suite, queue, tx) = (suite.clone(), queue.clone(), tx.clone());
+        std::thread::spawn(move || loop {
+            let Some(t) = queue.lock().unwrap().next() else {
+                break;
+            };
+            run_test(&suite, &t, &tx);
+        });
+    }
+    drop(tx);
+    let (mut passed, mut failed) = (0, 0);
+    for r in rx {
+        let secs = r.elapsed.as_secs_f64();
+        if r.failures.is_empty() {
+            passed += 1;
+            println!("{} ... ok ({secs:.2}s)", r.label);
+        } else {
+            failed += 1;
+            println!("{} ... FAILED ({secs:.2}s)", r.label);
+            for f in &r.failures {
+                println!("    {}", f.replace('\n', "\n    "));
+            }
+        }
+    }
+    (passed, failed)
+}
+
+/// Compiles one test and runs it for each image count of its header, sending one report per run.
+fn run_test(suite: &Suite, src: &Path, tx: &mpsc::Sender<Report>) {
+    let name = name(src);
+    let fail = |label: String, why: String| Report {
+        label,
+        failures: vec![why],
+        elapsed: Duration::ZERO,
+    };
+    let header = match std::fs::read_to_string(src)
+        .map_err(|e| e.to_string())
+        .and_then(|s| header::parse(&s))
+    {
+        Ok(h) => h,
+        Err(e) => return drop(tx.send(fail(name, format!("bad header: {e}")))),
+    };
+    let dir = suite.scratch.join(&name);
+    let exe = match compile(suite, src, &dir, &header.flags) {
+        Ok(exe) => exe,
+        Err(e) => {
+            for &n in &header.images {
+                let why = format!("compilation failed:\n{e}");
+                // The receiver lives until every worker has finished.
+                let _ = tx.send(fail(format!("{name} [{n} images]"), why));
+            }
+            return;
+        }
+    };
+    for &n in &header.images {
+        let label = format!("{name} [{n} images]");
+        let mut cmd = Command::new(&exe);
+        cmd.current_dir(&dir)
+            .env("FERROCAF_NUM_IMAGES", n.to_string());
+        cmd.envs(header.env.iter().map(|(k, v)| (k, v)));
+        let report = match process::run(cmd, header.timeout) {
+            Ok(o) => {
+                let mut failures = check::failures(&header, n, &o);
+                failures.extend(check::shm_leftovers(&suite.shm_before));
+                if !failures.is_empty() {
+                    failures.push(tail("stdout", &o.stdout));
+                    failures.push(tail("stderr", &o.stderr));
+                }
+                Report {
+                    label,
+                    failures,
+                    elapsed: o.elapsed,
+                }
+            }
+            Err(e) => fail(label, format!("cannot run {}: {e}", exe.display())),
+        };
+        // The receiver lives until every worker has finished.
+        let _ = tx.send(report);
+    }
+}
+
+/// Compiles `src` into `dir`, returning the executable's path or the compiler's complaint.
+fn compile(suite: &Suite, src: &Path, dir: &Path, flags: &[String]) -> Result<PathBuf, String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let exe = dir.join(name(src));
+    let mut cmd = Command::new("gfortran");
+    cmd.current_dir(dir)
+        .args(["-fcoarray=lib", "-O1", "-g"])
+        .args(flags)
+        .arg(src)
+        .arg("-o")
+        .arg(&exe)
+        .arg(format!("-L{}", suite.lib.display()))
+        .arg("-lferrocaf")
+        .arg(format!("-Wl,-rpath,{}", suite.lib.display()));
+    let o = process::run(cmd, COMPILE_TIMEOUT).map_err(|e| format!("gfortran: {e}"))?;
+    match o.status {
+        Some(st) if st.success() => Ok(exe),
+        Some(st) => Err(format!(
+            "{}\n{}",
+            process::describe(&st),
+            o.stderr.trim_end()
+        )),
+        None => Err("gfortran timed out".into()),
+    }
+}
+
+/// The last [`TAIL`] lines of a stream, labelled.
+fn tail(what: &str, text: &str) -> String {
+    let lines: Vec<&str> = text.lines().collect();
+    let from = lines.len().saturating_sub(TAIL);
+    if lines.is_empty() {
+        return format!("--- {what}: (empty)");
+    }
+    format!(
+        "--- {what} (last {} lines):\n{}",
+        lines.len() - from,
+        lines[from..].join("\n")
+    )
+}

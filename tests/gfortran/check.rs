@@ -1,0 +1,88 @@
+//! Comparing a run's outcome with what the test's header expects.
+
+use crate::header::{Exit, Header};
+use crate::process::{describe, Outcome};
+use std::collections::BTreeSet;
+use std::time::Duration;
+
+/// Text that must never appear on stderr: a Rust panic inside the runtime.
+const PANIC: &str = "panicked";
+
+/// Every reason a run on `images` images failed its header; empty if it passed.
+pub fn failures(h: &Header, images: usize, o: &Outcome) -> Vec<String> {
+    let mut why = Vec::new();
+    match o.status {
+        None => why.push(format!(
+            "timed out after {}s (process group killed)",
+            h.timeout.as_secs()
+        )),
+        Some(st) => match st.code() {
+            Some(c) if h.exit.accepts(c) => {}
+            _ => why.push(format!("{}, expected {}", describe(&st), expected(h.exit))),
+        },
+    }
+    if o.stragglers {
+        why.push("image processes still running after the program ended".into());
+    }
+    for t in &h.stdout {
+        if !o.stdout.lines().any(|l| l.contains(t.as_str())) {
+            why.push(format!("stdout lacks `{t}`"));
+        }
+    }
+    for t in &h.stderr {
+        if !o.stderr.lines().any(|l| l.contains(t.as_str())) {
+            why.push(format!("stderr lacks `{t}`"));
+        }
+    }
+    for (times, t) in &h.counts {
+        let want = times.resolve(images);
+        let got = o.stdout.lines().filter(|l| l.contains(t.as_str())).count();
+        if got != want {
+            why.push(format!("{got} stdout lines contain `{t}`, expected {want}"));
+        }
+    }
+    for t in &h.forbid {
+        if o.stdout.contains(t.as_str()) || o.stderr.contains(t.as_str()) {
+            why.push(format!("forbidden `{t}` appeared"));
+        }
+    }
+    let lines: Vec<&str> = o.stderr.lines().collect();
+    if let Some(i) = lines.iter().position(|l| l.contains(PANIC)) {
+        let msg = lines[i..lines.len().min(i + 2)].join("\n");
+        why.push(format!("a Rust panic appeared on stderr:\n{msg}"));
+    }
+    why
+}
+
+/// The expected exit status in words.
+fn expected(e: Exit) -> String {
+    match e {
+        Exit::Code(c) => format!("exit status {c}"),
+        Exit::Nonzero => "a non-zero exit status".into(),
+    }
+}
+
+/// The names in /dev/shm that contain `ferrocaf`.
+pub fn shm_names() -> BTreeSet<String> {
+    let Ok(dir) = std::fs::read_dir("/dev/shm") else {
+        return BTreeSet::new();
+    };
+    dir.filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.contains("ferrocaf"))
+        .collect()
+}
+
+/// A failure if /dev/shm holds `ferrocaf` names not in `before` (the suite's starting state).
+///
+/// Another test may be starting at this moment, so new names get a second look a moment later
+/// and only those still present count.
+pub fn shm_leftovers(before: &BTreeSet<String>) -> Option<String> {
+    let new = |s: BTreeSet<String>| -> Vec<String> { s.difference(before).cloned().collect() };
+    if new(shm_names()).is_empty() {
+        return None;
+    }
+    std::thread::sleep(Duration::from_secs(1));
+    let left = new(shm_names());
+    (!left.is_empty()).then(|| format!("left in /dev/shm: {}", left.join(" ")))
+}

@@ -1,0 +1,163 @@
+//! The `! test:` header of a program in `gfortran_tests/`: what to run and what to expect.
+//!
+//! Every line whose text starts with `! test:` is a directive (anywhere in the file; by
+//! convention they sit at the top):
+//!
+//! ```text
+//! ! test: images 2 4            run once per image count (required)
+//! ! test: exit 3                expected exit status (default 0); `exit nonzero` accepts any non-zero
+//! ! test: stdout PASS           some stdout line contains this text (repeatable)
+//! ! test: stderr ERROR STOP 3   some stderr line contains this text (repeatable)
+//! ! test: count {n} PASS        exactly that many stdout lines contain the text ({n} = image count)
+//! ! test: forbid panicked       the text appears in neither stream (repeatable)
+//! ! test: timeout 30            seconds (default 60)
+//! ! test: env NAME=VALUE        extra environment (repeatable)
+//! ! test: flags -O3             extra gfortran flags (repeatable, appended)
+//! ```
+
+use std::time::Duration;
+
+/// The exit status a run must end with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Exit {
+    /// Exactly this code.
+    Code(i32),
+    /// Any code other than 0.
+    Nonzero,
+}
+
+impl Exit {
+    /// Whether a process exit code satisfies this expectation.
+    pub fn accepts(self, code: i32) -> bool {
+        match self {
+            Exit::Code(c) => c == code,
+            Exit::Nonzero => code != 0,
+        }
+    }
+}
+
+/// How many stdout lines a `count` directive requires.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Times {
+    /// `{n}`: the number of images of the run.
+    Images,
+    /// A fixed number.
+    Exactly(usize),
+}
+
+impl Times {
+    /// The required number of lines for a run on `images` images.
+    pub fn resolve(self, images: usize) -> usize {
+        match self {
+            Times::Images => images,
+            Times::Exactly(k) => k,
+        }
+    }
+}
+
+/// Everything the header of one test program says.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Header {
+    /// Image counts to run with, in order.
+    pub images: Vec<usize>,
+    /// Expected exit status.
+    pub exit: Exit,
+    /// Texts that must each appear in some stdout line.
+    pub stdout: Vec<String>,
+    /// Texts that must each appear in some stderr line.
+    pub stderr: Vec<String>,
+    /// Texts with the exact number of stdout lines that must contain them.
+    pub counts: Vec<(Times, String)>,
+    /// Texts that must appear in neither stream.
+    pub forbid: Vec<String>,
+    /// Time after which the run is killed and fails.
+    pub timeout: Duration,
+    /// Extra environment variables.
+    pub env: Vec<(String, String)>,
+    /// Extra gfortran flags.
+    pub flags: Vec<String>,
+}
+
+/// Parses the header of a program's source text; the error names the offending line.
+pub fn parse(source: &str) -> Result<Header, String> {
+    let mut h = Header {
+        images: Vec::new(),
+        exit: Exit::Code(0),
+        stdout: Vec::new(),
+        stderr: Vec::new(),
+        counts: Vec::new(),
+        forbid: Vec::new(),
+        timeout: Duration::from_secs(60),
+        env: Vec::new(),
+        flags: Vec::new(),
+    };
+    for (no, line) in source.lines().enumerate() {
+        let Some(directive) = directive(line) else {
+            continue;
+        };
+        apply(&mut h, directive).map_err(|e| format!("line {}: {e}: {}", no + 1, line.trim()))?;
+    }
+    if h.images.is_empty() {
+        return Err("no `! test: images N...` line".into());
+    }
+    Ok(h)
+}
+
+/// The text after `! test:` if `line` is a directive.
+fn directive(line: &str) -> Option<&str> {
+    let rest = line.trim_start().strip_prefix('!')?.trim_start();
+    Some(rest.strip_prefix("test:")?.trim())
+}
+
+/// Applies one directive (`key rest...`) to the header.
+fn apply(h: &mut Header, directive: &str) -> Result<(), String> {
+    let (key, rest) = directive
+        .split_once(char::is_whitespace)
+        .map(|(k, r)| (k, r.trim()))
+        .unwrap_or((directive, ""));
+    if rest.is_empty() {
+        return Err(format!("`{key}` needs a value"));
+    }
+    match key {
+        "images" => {
+            for w in rest.split_whitespace() {
+                match w.parse::<usize>() {
+                    Ok(n) if n > 0 => h.images.push(n),
+                    _ => return Err(format!("bad image count `{w}`")),
+                }
+            }
+        }
+        "exit" => {
+            h.exit = match rest {
+                "nonzero" => Exit::Nonzero,
+                _ => Exit::Code(number(rest)?),
+            }
+        }
+        "stdout" => h.stdout.push(rest.to_string()),
+        "stderr" => h.stderr.push(rest.to_string()),
+        "count" => {
+            let (n, text) = rest
+                .split_once(char::is_whitespace)
+                .ok_or("`count` needs a number and a text")?;
+            let times = match n {
+                "{n}" => Times::Images,
+                _ => Times::Exactly(number(n)?),
+            };
+            h.counts.push((times, text.trim().to_string()));
+        }
+        "forbid" => h.forbid.push(rest.to_string()),
+        "timeout" => h.timeout = Duration::from_secs(number(rest)?),
+        "env" => {
+            let (name, value) = rest.split_once('=').ok_or("`env` needs NAME=VALUE")?;
+            h.env.push((name.trim().to_string(), value.to_string()));
+        }
+        "flags" => h.flags.extend(rest.split_whitespace().map(str::to_string)),
+        _ => return Err(format!("unknown directive `{key}`")),
+    }
+    Ok(())
+}
+
+/// Parses a number, naming it in the error.
+fn number<T: std::str::FromStr>(s: &str) -> Result<T, String> {
+    s.parse().map_err(|_| format!("`{s}` is not a number"))
+}
