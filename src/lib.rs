@@ -12,5 +12,6 @@ pub mod engine;
 pub mod error;
 pub mod launch;
 pub mod runtime;
+pub mod sync;
 pub mod sys;
 pub mod transport;

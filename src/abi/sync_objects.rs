@@ -92,7 +92,7 @@ pub unsafe extern "C" fn _gfortran_caf_event_post(
     let rt = runtime::get();
     // SAFETY: forwarded from the caller.
     let r = unsafe { element(rt, tok, index, image, event::SLOT) }
-        .and_then(|(img, off)| event::post(&*rt.tp, img, off));
+        .and_then(|(img, off)| rt.events().post(img, off));
     // SAFETY: forwarded from the caller.
     unsafe { finish(r, stat, errmsg, len, "EVENT POST") };
 }
@@ -114,7 +114,7 @@ pub unsafe extern "C" fn _gfortran_caf_event_wait(
     let rt = runtime::get();
     // SAFETY: forwarded from the caller.
     let r = unsafe { element(rt, tok, index, 0, event::SLOT) }
-        .and_then(|(_, off)| event::wait(&*rt.tp, &rt.waiter, off, until_count as i64));
+        .and_then(|(_, off)| rt.events().wait(off, until_count as i64));
     // SAFETY: forwarded from the caller.
     unsafe { finish(r, stat, errmsg, len, "EVENT WAIT") };
 }
@@ -134,7 +134,7 @@ pub unsafe extern "C" fn _gfortran_caf_event_query(
     let rt = runtime::get();
     // SAFETY: forwarded from the caller.
     let r = unsafe { element(rt, tok, index, image, event::SLOT) }
-        .map(|(img, off)| event::query(&*rt.tp, img, off));
+        .map(|(img, off)| rt.events().query(img, off));
     // SAFETY: forwarded from the caller.
     if let Some(c) = unsafe { finish(r, stat, std::ptr::null_mut(), 0, "EVENT_QUERY") } {
         // SAFETY: COUNT is writable.

@@ -1,38 +1,144 @@
-//! EVENT POST, EVENT WAIT and EVENT_QUERY (Fortran 2018 11.6.7–11.6.9, 16.9.72) with the
-//! RMA-atomic strategy: a 64-bit counter in the segment of the image owning the event; post is
-//! a fetch-add (release) plus a doorbell ring, wait sleeps until the count reaches the
-//! threshold and takes it with a fetch-sub (acquire).
+//! EVENT POST, EVENT WAIT and EVENT_QUERY (Fortran 2018 11.6.7–11.6.9, 16.9.72), three ways
+//! (`FERROCAF_EVENTS`):
+//! - `atomic`: a 64-bit counter in the event's slot; post = fetch-add + ring, wait = sleep until
+//!   count ≥ threshold, then fetch-sub;
+//! - `p2p`: post = an eager message into the owner's notification ring; wait consumes
+//!   `threshold` matching messages from the unexpected list;
+//! - `notified`: post = a zero-byte notified put with the event's tag; wait = a request on that
+//!   tag through the matching engine.
+//!
+//! Every strategy is also how an attached put notifies its event (`engine/attach.rs`).
 
+use super::notify::{Filter, Notifier};
+use super::status::{check_alive, check_others};
 use super::wait::Waiter;
 use crate::error::CafResult;
-use crate::transport::{AtomicOp, Transport};
+use crate::transport::ring::INLINE;
+use crate::transport::{AtomicOp, Notification, Transport};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Bytes per event slot.
 pub const SLOT: usize = 8;
+/// Tags of event notifications carry this bit (user tags are below 2^31).
+pub const EVENT_TAG: u64 = 1 << 62;
 
-/// Posts the event at `(image, slot)`.
-pub fn post(tp: &dyn Transport, image: usize, slot: usize) -> CafResult<()> {
-    super::status::check_alive(tp, image)?;
-    tp.fetch_op(image, slot, 8, AtomicOp::Add, 1);
-    tp.ring(image);
-    Ok(())
+/// How events are implemented.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Strategy {
+    /// RMA-atomic counter.
+    Atomic,
+    /// Eager message with an unexpected list.
+    P2p,
+    /// The notified-access matching engine.
+    Notified,
 }
 
-/// Waits until this image's event at `slot` has at least `threshold` posts, then consumes them.
-/// A threshold below 1 means 1 (Fortran 2018 11.6.8).
-pub fn wait(tp: &dyn Transport, w: &Waiter, slot: usize, threshold: i64) -> CafResult<()> {
-    let need = threshold.max(1) as u64;
-    let me = tp.this_image();
-    let addr = tp.direct(me, slot).expect("own segment is mapped");
-    // SAFETY: event slots are aligned u64 counters inside this image's mapped segment.
-    let count = unsafe { &*(addr as *const AtomicU64) };
-    w.block(|| (count.load(Ordering::Acquire) >= need).then_some(Ok(())))?;
-    tp.fetch_op(me, slot, 8, AtomicOp::Add, need.wrapping_neg());
-    Ok(())
+impl Strategy {
+    /// Parses `atomic`, `p2p` or `notified`.
+    pub fn parse(s: &str) -> Option<Strategy> {
+        match s.trim() {
+            "atomic" => Some(Strategy::Atomic),
+            "p2p" => Some(Strategy::P2p),
+            "notified" => Some(Strategy::Notified),
+            _ => None,
+        }
+    }
 }
 
-/// The count of the event at `(image, slot)`.
-pub fn query(tp: &dyn Transport, image: usize, slot: usize) -> u64 {
-    tp.fetch_op(image, slot, 8, AtomicOp::Load, 0)
+/// What event operations need from the image.
+pub struct Events<'a> {
+    /// Transport.
+    pub tp: &'a dyn Transport,
+    /// This image's waiter.
+    pub w: &'a Waiter,
+    /// This image's notification state.
+    pub notifier: &'a Notifier,
+    /// The strategy in force.
+    pub strategy: Strategy,
+}
+
+fn filter(slot: usize) -> Filter {
+    Filter {
+        source: None,
+        tag: Some(EVENT_TAG | slot as u64),
+    }
+}
+
+impl Events<'_> {
+    /// Posts the event at `(image, slot)`.
+    pub fn post(&self, image: usize, slot: usize) -> CafResult<()> {
+        check_alive(self.tp, image)?;
+        match self.strategy {
+            Strategy::Atomic => {
+                self.tp.fetch_op(image, slot, 8, AtomicOp::Add, 1);
+                self.tp.ring(image);
+                Ok(())
+            }
+            Strategy::P2p => {
+                let n = Notification {
+                    source: self.tp.this_image() as u32,
+                    tag: EVENT_TAG | slot as u64,
+                    bytes: 0,
+                    offset: slot as u64,
+                    inline: false,
+                    payload: [0; INLINE],
+                };
+                self.notifier.send(self.tp, self.w, image, &n)
+            }
+            Strategy::Notified => {
+                self.notifier
+                    .put(self.tp, self.w, image, slot, &[], EVENT_TAG | slot as u64)
+            }
+        }
+    }
+
+    /// Waits until this image's event at `slot` has `threshold` posts (at least 1, Fortran
+    /// 2018 11.6.8) and consumes them. If every other image has terminated first, the posts
+    /// can never come: STAT_STOPPED_IMAGE.
+    pub fn wait(&self, slot: usize, threshold: i64) -> CafResult<()> {
+        let need = threshold.max(1) as u64;
+        let (tp, me) = (self.tp, self.tp.this_image());
+        match self.strategy {
+            Strategy::Atomic => {
+                let addr = tp.direct(me, slot).expect("own segment is mapped");
+                // SAFETY: event slots are aligned u64 counters inside this image's segment.
+                let count = unsafe { &*(addr as *const AtomicU64) };
+                let ready = || count.load(Ordering::Acquire) >= need;
+                self.w.block(|| ready_or_others(ready, tp))?;
+                tp.fetch_op(me, slot, 8, AtomicOp::Add, need.wrapping_neg());
+                Ok(())
+            }
+            Strategy::P2p => self.w.block(|| {
+                let took = || self.notifier.matcher(tp).take(filter(slot), need, true).0 == need;
+                ready_or_others(took, tp)
+            }),
+            Strategy::Notified => {
+                let id = self.notifier.matcher(tp).init(filter(slot), need)?;
+                self.notifier.matcher(tp).start(id)?;
+                let r = self.w.block(|| match self.notifier.matcher(tp).test(id) {
+                    Ok(Some(_)) => Some(Ok(())),
+                    Ok(None) => check_others(tp).err().map(Err),
+                    Err(e) => Some(Err(e)),
+                });
+                self.notifier.matcher(tp).free(id)?;
+                r
+            }
+        }
+    }
+
+    /// The count of this image's event at `slot` (EVENT_QUERY's EVENT is never coindexed).
+    pub fn query(&self, image: usize, slot: usize) -> u64 {
+        match self.strategy {
+            Strategy::Atomic => self.tp.fetch_op(image, slot, 8, AtomicOp::Load, 0),
+            Strategy::P2p | Strategy::Notified => {
+                self.notifier.matcher(self.tp).count(filter(slot))
+            }
+        }
+    }
+}
+
+/// `Some(Ok)` once `ready()`, `Some(Err)` if every other image has terminated without it
+/// becoming ready, else `None`.
+fn ready_or_others(ready: impl Fn() -> bool, tp: &dyn Transport) -> Option<CafResult<()>> {
+    super::status::ready_or_gone(ready, || check_others(tp))
 }

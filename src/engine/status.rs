@@ -65,3 +65,17 @@ pub fn ready_or_gone(
     let err = gone().err()?;
     Some(if ready() { Ok(()) } else { Err(err) })
 }
+
+/// `Err` if every image other than this one has terminated (so nothing can still arrive).
+pub fn check_others(tp: &dyn Transport) -> CafResult<()> {
+    let n = tp.num_images() as u64;
+    let gone = tp.fetch_op(0, JOB_STOPPED, 4, AtomicOp::Load, 0)
+        + tp.fetch_op(0, JOB_FAILED, 4, AtomicOp::Load, 0);
+    if n < 2 || gone < n - 1 {
+        return Ok(());
+    }
+    let me = tp.this_image();
+    (0..tp.num_images())
+        .filter(|&j| j != me)
+        .try_for_each(|j| check_alive(tp, j))
+}

@@ -69,6 +69,7 @@ struct Outcome {
 
 /// Runs a job to completion and returns the exit status for the shell.
 pub fn supervise(l: &Launch) -> Result<i32, ConfigError> {
+    crate::runtime::config::validate(l.n)?;
     let g = geometry(l.n, l.heap)?;
     let sys = |what: &str, e: std::io::Error| ConfigError(format!("cannot {what}: {e}"));
     let fds = Segments::create(&g).map_err(|e| sys("create shared memory", e))?;

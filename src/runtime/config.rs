@@ -19,6 +19,7 @@ pub const VARIABLES: &[(&str, &str)] = &[
     ("GFORTRAN_NUM_IMAGES", "same as FERROCAF_NUM_IMAGES (GCC 16 convention); FERROCAF_NUM_IMAGES wins"),
     ("FERROCAF_HEAP_SIZE", "bytes of symmetric coarray heap per image, with optional K/M/G/T suffix (default 1G)"),
     ("FERROCAF_SPIN", "spin iterations before a wait sleeps; 0 = sleep at once (default: 2000, 0 when oversubscribed)"),
+    ("FERROCAF_EVENTS", "how EVENT POST/WAIT work: atomic (counter), p2p (eager messages) or notified (matching engine); default atomic"),
     ("FERROCAF_JOB", "set by the launcher for each image; never set it by hand"),
     ("FERROCAF_IMAGE", "set by the launcher: this image's number"),
 ];
@@ -92,6 +93,18 @@ pub fn heap_size() -> Result<usize, ConfigError> {
     Ok(read("FERROCAF_HEAP_SIZE", parse_size)?.unwrap_or(DEFAULT_HEAP))
 }
 
+/// The event strategy (FERROCAF_EVENTS).
+pub fn events() -> Result<crate::engine::event::Strategy, ConfigError> {
+    let parse = |v: &str, t: &str| {
+        crate::engine::event::Strategy::parse(t).ok_or_else(|| {
+            ConfigError(format!(
+                "{v}={t:?} is not an event strategy (atomic, p2p or notified)"
+            ))
+        })
+    };
+    Ok(read("FERROCAF_EVENTS", parse)?.unwrap_or(crate::engine::event::Strategy::Atomic))
+}
+
 /// Spin iterations before sleeping, given the image count.
 pub fn spin(n_images: usize) -> Result<u32, ConfigError> {
     let parse = |v: &str, t: &str| {
@@ -101,6 +114,15 @@ pub fn spin(n_images: usize) -> Result<u32, ConfigError> {
     };
     let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
     Ok(read("FERROCAF_SPIN", parse)?.unwrap_or(if n_images > cpus { 0 } else { 2000 }))
+}
+
+/// Checks every variable an image will read, so that a bad value is reported once, by the
+/// launcher, before any image starts.
+pub fn validate(n_images: usize) -> Result<(), ConfigError> {
+    heap_size()?;
+    spin(n_images)?;
+    events()?;
+    Ok(())
 }
 
 #[cfg(test)]

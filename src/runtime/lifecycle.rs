@@ -78,6 +78,11 @@ impl Runtime {
     /// Ends the program because `err` happened in `what` and no `stat=` was given:
     /// `ferrocaf: image N: <error> (<what>)`, then error termination with status 1.
     pub fn fatal(&self, err: &CafError, what: &str) -> ! {
+        if let Some(code) = self.waiter.aborting() {
+            // Another image already started error termination; its message is the one that
+            // matters, and this error is a consequence of it.
+            crate::sys::proc::exit(code);
+        }
         eprintln!("ferrocaf: image {}: {err} ({what})", self.me + 1);
         self.abort(1)
     }

@@ -12,6 +12,8 @@ mod start;
 use crate::engine::alloc::Heap;
 use crate::engine::barrier::Barrier;
 use crate::engine::collective::Collectives;
+use crate::engine::event::{Events, Strategy};
+use crate::engine::notify::Notifier;
 use crate::engine::sync_images::SyncImages;
 use crate::engine::team::Team;
 use crate::engine::wait::Waiter;
@@ -35,6 +37,10 @@ pub struct Runtime {
     pub barrier: Barrier,
     /// Collective state of the initial team.
     pub collectives: Collectives,
+    /// Notified-access state (ring consumer, unexpected list, requests).
+    pub notifier: Notifier,
+    /// How events are implemented (FERROCAF_EVENTS).
+    pub event_strategy: Strategy,
     /// SYNC IMAGES state.
     pub sync_images: SyncImages,
     /// Collective (symmetric) heap.
@@ -75,6 +81,16 @@ impl Runtime {
     pub fn offset_of(&self, addr: usize) -> Option<usize> {
         addr.checked_sub(self.seg_base)
             .filter(|o| *o < self.seg_size)
+    }
+
+    /// Event operations with the configured strategy.
+    pub fn events(&self) -> Events<'_> {
+        Events {
+            tp: &*self.tp,
+            w: &self.waiter,
+            notifier: &self.notifier,
+            strategy: self.event_strategy,
+        }
     }
 
     /// Local address of offset `off` in this image's segment.

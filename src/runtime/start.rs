@@ -109,6 +109,7 @@ fn join(job: Job, me: usize) -> Runtime {
     let ctrl = Layout { n: g.n }.size();
     let spin = config::spin(g.n).unwrap_or_else(|e| fail(e));
     header.magic.store(MAGIC, Ordering::SeqCst);
+    install_panic_hook(me);
     Runtime {
         tp: Box::new(Shm::new(me, segs)),
         me,
@@ -117,6 +118,8 @@ fn join(job: Job, me: usize) -> Runtime {
         waiter: Waiter::new(header, jobblk, spin),
         barrier: Barrier::default(),
         collectives: Default::default(),
+        notifier: Default::default(),
+        event_strategy: config::events().unwrap_or_else(|e| fail(e)),
         sync_images: SyncImages::new(g.n),
         sym: Mutex::new(Heap::new(ctrl, job.heap, "symmetric")),
         local: Mutex::new(Heap::new(
@@ -130,4 +133,29 @@ fn join(job: Job, me: usize) -> Runtime {
         seg_base,
         seg_size,
     }
+}
+
+/// Turns an internal error (a Rust panic) into the runtime's one-line message and error
+/// termination of the whole job, instead of a panic message and a lone aborted image.
+fn install_panic_hook(me: usize) {
+    std::panic::set_hook(Box::new(move |info| {
+        let what = info
+            .payload()
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| info.payload().downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "unknown".into());
+        let at = info
+            .location()
+            .map(|l| format!(" at {}:{}", l.file(), l.line()))
+            .unwrap_or_default();
+        eprintln!(
+            "ferrocaf: image {}: internal error: {what}{at}; please report it",
+            me + 1
+        );
+        match super::try_get() {
+            Some(rt) => rt.abort(1),
+            None => crate::sys::proc::exit_now(1),
+        }
+    }));
 }

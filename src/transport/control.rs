@@ -1,5 +1,7 @@
 //! The control block at the top (offset 0) of every image's segment.
 //!
+//! Layout: [`Header`], [`JobBlock`], barrier round counters, collective mailboxes, per-source
+//! sync-images counters, then the notification ring ([`Layout::ring`]).
 //! Every field is a word other images update with atomics; each group sits on its own cache line
 //! so that writers of different groups never share a line. Offsets are the same in every
 //! segment, so the engine addresses a field of image `i` as `(i, offset)`.
@@ -120,9 +122,13 @@ impl Layout {
     pub fn sync_from(src: usize) -> usize {
         SYNC_IMAGES + src * LINE
     }
+    /// Offset of the notification ring (its [`super::ring::Head`], then its cells).
+    pub fn ring(&self) -> usize {
+        (SYNC_IMAGES + self.n * LINE).next_multiple_of(4096)
+    }
     /// Total bytes of the control block, rounded to 64 KiB.
     pub fn size(&self) -> usize {
-        (SYNC_IMAGES + self.n * LINE).next_multiple_of(1 << 16)
+        (self.ring() + super::ring::ring_bytes()).next_multiple_of(1 << 16)
     }
 }
 

@@ -3,9 +3,11 @@
 
 pub mod control;
 pub mod plan;
+pub mod ring;
 pub mod shm;
 
 pub use plan::{CopyPlan, Dim};
+pub use ring::{Full, Notification};
 
 /// One end of a data movement: memory of this process, or an offset in some image's segment.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -72,4 +74,9 @@ pub trait Transport: Send + Sync {
     /// Address at which this process can load/store `(image, offset)` directly, if the
     /// transport maps peers' memory (capability used for pointer chasing and local waits).
     fn direct(&self, image: usize, offset: usize) -> Option<usize>;
+    /// Enqueues a notification for `image` (after any data it announces is visible there) and
+    /// wakes it; [`Full`] when its queue has no room (nothing was sent).
+    fn notify(&self, image: usize, n: &Notification) -> Result<(), Full>;
+    /// Hands every notification that has arrived for this image to `f`, in arrival order.
+    fn drain(&self, f: &mut dyn FnMut(Notification));
 }

@@ -3,8 +3,9 @@
 
 pub mod segments;
 
-use super::control::{Header, HEADER};
-use super::{AtomicOp, CopyPlan, Place, Transport};
+use super::control::{Header, Layout, HEADER};
+use super::ring::{Cell, Head, Ring, CAP, CELL};
+use super::{AtomicOp, CopyPlan, Full, Notification, Place, Transport};
 use std::sync::atomic::{fence, AtomicU32, AtomicU64, Ordering};
 
 pub use segments::Segments;
@@ -13,12 +14,35 @@ pub use segments::Segments;
 pub struct Shm {
     me: usize,
     segs: Segments,
+    /// Offset of every image's notification ring.
+    ring: usize,
+    /// This image's consumer position in its own ring.
+    next: AtomicU64,
 }
 
 impl Shm {
     /// Wraps the mapped segments of a job as seen by image `me` (0-based).
     pub fn new(me: usize, segs: Segments) -> Shm {
-        Shm { me, segs }
+        let ring = Layout { n: segs.n }.ring();
+        Shm {
+            me,
+            segs,
+            ring,
+            next: AtomicU64::new(0),
+        }
+    }
+
+    /// The notification ring of `image`.
+    fn ring_of(&self, image: usize) -> Ring<'_> {
+        let base = self.segs.addr(image, self.ring);
+        // SAFETY: the ring region of every mapped segment holds a Head line followed by CAP
+        // cells, all plain atomics, for the life of the mapping.
+        unsafe {
+            Ring {
+                head: &*(base as *const Head),
+                cells: std::slice::from_raw_parts((base + CELL) as *const Cell, CAP),
+            }
+        }
     }
 
     /// The mapped segments.
@@ -118,5 +142,29 @@ impl Transport for Shm {
 
     fn direct(&self, image: usize, offset: usize) -> Option<usize> {
         Some(self.segs.addr(image, offset))
+    }
+
+    fn notify(&self, image: usize, n: &Notification) -> Result<(), Full> {
+        let ring = self.ring_of(image);
+        let r = ring.push(n);
+        if r.is_err() {
+            ring.head.blocked.store(1, Ordering::SeqCst);
+        }
+        self.ring(image);
+        r
+    }
+
+    fn drain(&self, f: &mut dyn FnMut(Notification)) {
+        let ring = self.ring_of(self.me);
+        let mut next = self.next.load(Ordering::Relaxed);
+        let mut any = false;
+        while let Some(n) = ring.pop(&mut next) {
+            any = true;
+            f(n);
+        }
+        self.next.store(next, Ordering::Relaxed);
+        if any && ring.head.blocked.swap(0, Ordering::SeqCst) != 0 {
+            (0..self.segs.n).for_each(|j| self.ring(j));
+        }
     }
 }
