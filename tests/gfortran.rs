@@ -29,7 +29,8 @@ const COMPILE_TIMEOUT: Duration = Duration::from_secs(120);
 struct Suite {
     /// Directory holding `libferrocaf.so`.
     lib: PathBuf,
-    /// Scratch directory for binaries, one subdirectory per test.
+    /// Scratch directory for binaries, one subdirectory per test; it also holds
+    /// `ferrocaf_ext.mod`, compiled once from `caf_abi/ferrocaf_ext.f90`.
     scratch: PathBuf,
     /// `ferrocaf` names in /dev/shm before the suite started.
     shm_before: BTreeSet<String>,
@@ -112,6 +113,25 @@ fn setup() -> Result<Suite, String> {
         .to_path_buf();
     let scratch = std::env::temp_dir().join(format!("ferrocaf-gfortran-{}", std::process::id()));
     std::fs::create_dir_all(&scratch).map_err(|e| format!("{}: {e}", scratch.display()))?;
+    let module = Path::new(env!("CARGO_MANIFEST_DIR")).join("caf_abi/ferrocaf_ext.f90");
+    let mut cmd = Command::new("gfortran");
+    cmd.args(["-fcoarray=lib", "-c"])
+        .arg(&module)
+        .arg("-J")
+        .arg(&scratch)
+        .arg("-o")
+        .arg(scratch.join("ferrocaf_ext.o"));
+    match process::run(cmd, COMPILE_TIMEOUT) {
+        Ok(o) if o.status.is_some_and(|st| st.success()) => {}
+        Ok(o) => {
+            return Err(format!(
+                "compiling {}: {}",
+                module.display(),
+                o.stderr.trim_end()
+            ))
+        }
+        Err(e) => return Err(format!("compiling {}: {e}", module.display())),
+    }
     Ok(Suite {
         lib,
         scratch,
@@ -192,19 +212,29 @@ fn run_test(suite: &Suite, src: &Path, tx: &mpsc::Sender<Report>) {
         Ok(exe) => exe,
         Err(e) => {
             for &n in &header.images {
-                let why = format!("compilation failed:\n{e}");
-                // The receiver lives until every worker has finished.
-                let _ = tx.send(fail(format!("{name} [{n} images]"), why));
+                for (suffix, _) in header.variants() {
+                    let why = format!("compilation failed:\n{e}");
+                    // The receiver lives until every worker has finished.
+                    let _ = tx.send(fail(format!("{name} [{n} images{suffix}]"), why));
+                }
             }
             return;
         }
     };
-    for &n in &header.images {
-        let label = format!("{name} [{n} images]");
+    let runs = header
+        .images
+        .iter()
+        .flat_map(|&n| header.variants().into_iter().map(move |v| (n, v)));
+    for (n, (suffix, var)) in runs {
+        let label = format!("{name} [{n} images{suffix}]");
         let mut cmd = Command::new(&exe);
+        // Cargo's LD_LIBRARY_PATH would take precedence over the rpath and could load a stale
+        // copy of the library from target/<profile>.
         cmd.current_dir(&dir)
+            .env_remove("LD_LIBRARY_PATH")
             .env("FERROCAF_NUM_IMAGES", n.to_string());
         cmd.envs(header.env.iter().map(|(k, v)| (k, v)));
+        cmd.envs(var.iter().map(|(k, v)| (k, v)));
         let report = match process::run(cmd, header.timeout) {
             Ok(o) => {
                 let mut failures = check::failures(&header, n, &o);
@@ -233,6 +263,7 @@ fn compile(suite: &Suite, src: &Path, dir: &Path, flags: &[String]) -> Result<Pa
     let mut cmd = Command::new("gfortran");
     cmd.current_dir(dir)
         .args(["-fcoarray=lib", "-O1", "-g"])
+        .arg(format!("-I{}", suite.scratch.display()))
         .args(flags)
         .arg(src)
         .arg("-o")

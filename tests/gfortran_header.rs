@@ -65,3 +65,15 @@ fn errors_name_the_line() {
     assert!(parse("! test: images 2\n! test: env FOO\n").is_err());
     assert!(parse("! test: images 2\n! test: count PASS\n").is_err());
 }
+
+#[test]
+fn vary_multiplies_runs() {
+    let h = parse("! test: images 2\n").unwrap();
+    assert_eq!(h.variants(), vec![(String::new(), None)]);
+    let h = parse("! test: images 2\n! test: vary E=a, b\n").unwrap();
+    let v = h.variants();
+    assert_eq!(v.len(), 2);
+    assert_eq!(v[1], (", E=b".to_string(), Some(("E".to_string(), "b".to_string()))));
+    assert!(parse("! test: images 2\n! test: vary E=a,,b\n").is_err());
+    assert!(parse("! test: images 2\n! test: vary a,b\n").is_err());
+}

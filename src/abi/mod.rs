@@ -3,9 +3,11 @@
 //! the runtime or engine, and turns errors into `stat`/`errmsg` or error termination.
 
 pub mod atomics;
+pub mod cfi;
 pub mod collectives;
 pub mod descriptor;
 pub mod errors;
+pub mod ext;
 pub mod images;
 pub mod memory;
 pub mod stop;

@@ -100,7 +100,8 @@ pub unsafe extern "C" fn _gfortran_caf_get(
                 local(dst, dst_kind),
             )
         };
-        transfer(&*rt.tp, &d, &s, may_require_tmp)
+        transfer(&*rt.tp, &d, &s, may_require_tmp)?;
+        rt.after_access(&s, true)
     });
     // SAFETY: forwarded from the caller.
     unsafe { finish(r, stat, std::ptr::null_mut(), 0, "coindexed read") };
@@ -134,7 +135,8 @@ pub unsafe extern "C" fn _gfortran_caf_send(
                 local(src, src_kind),
             )
         };
-        transfer(&*rt.tp, &d, &s, may_require_tmp)
+        transfer(&*rt.tp, &d, &s, may_require_tmp)?;
+        rt.after_access(&d, false)
     });
     // SAFETY: forwarded from the caller.
     unsafe { finish(r, stat, std::ptr::null_mut(), 0, "coindexed write") };
@@ -172,7 +174,9 @@ pub unsafe extern "C" fn _gfortran_caf_sendget(
                     remote(rt, src_token, src_offset, src_image, src, src_kind)?,
                 )
             };
-            transfer(&*rt.tp, &d, &s, may_require_tmp)
+            transfer(&*rt.tp, &d, &s, may_require_tmp)?;
+            rt.after_access(&s, true)?;
+            rt.after_access(&d, false)
         });
     // SAFETY: forwarded from the caller.
     unsafe { finish(r, stat, std::ptr::null_mut(), 0, "coindexed copy") };

@@ -3,6 +3,7 @@
 
 pub mod alloc;
 pub mod atomic;
+pub mod attach;
 pub mod barrier;
 pub mod collective;
 pub mod convert;

@@ -6,10 +6,12 @@ pub mod coarrays;
 pub mod collective;
 pub mod config;
 pub mod lifecycle;
+pub mod notified;
 pub mod registry;
 mod start;
 
 use crate::engine::alloc::Heap;
+use crate::engine::attach::Attachments;
 use crate::engine::barrier::Barrier;
 use crate::engine::collective::Collectives;
 use crate::engine::event::{Events, Strategy};
@@ -37,6 +39,8 @@ pub struct Runtime {
     pub barrier: Barrier,
     /// Collective state of the initial team.
     pub collectives: Collectives,
+    /// Event attachments (symmetric on every image).
+    pub attachments: Attachments,
     /// Notified-access state (ring consumer, unexpected list, requests).
     pub notifier: Notifier,
     /// How events are implemented (FERROCAF_EVENTS).

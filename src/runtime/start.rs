@@ -119,6 +119,7 @@ fn join(job: Job, me: usize) -> Runtime {
         barrier: Barrier::default(),
         collectives: Default::default(),
         notifier: Default::default(),
+        attachments: Default::default(),
         event_strategy: config::events().unwrap_or_else(|e| fail(e)),
         sync_images: SyncImages::new(g.n),
         sym: Mutex::new(Heap::new(ctrl, job.heap, "symmetric")),

@@ -13,6 +13,7 @@
 //! ! test: timeout 30            seconds (default 60)
 //! ! test: env NAME=VALUE        extra environment (repeatable)
 //! ! test: flags -O3             extra gfortran flags (repeatable, appended)
+//! ! test: vary NAME=a,b,c       run every image count once per value of NAME
 //! ```
 
 use std::time::Duration;
@@ -76,6 +77,22 @@ pub struct Header {
     pub env: Vec<(String, String)>,
     /// Extra gfortran flags.
     pub flags: Vec<String>,
+    /// A variable whose values each get a run per image count.
+    pub vary: Option<(String, Vec<String>)>,
+}
+
+impl Header {
+    /// The environment variants to run: `(label suffix, extra variable)` pairs; one empty
+    /// variant without `vary`.
+    pub fn variants(&self) -> Vec<(String, Option<(String, String)>)> {
+        match &self.vary {
+            None => vec![(String::new(), None)],
+            Some((name, values)) => values
+                .iter()
+                .map(|v| (format!(", {name}={v}"), Some((name.clone(), v.clone()))))
+                .collect(),
+        }
+    }
 }
 
 /// Parses the header of a program's source text; the error names the offending line.
@@ -90,6 +107,7 @@ pub fn parse(source: &str) -> Result<Header, String> {
         timeout: Duration::from_secs(60),
         env: Vec::new(),
         flags: Vec::new(),
+        vary: None,
     };
     for (no, line) in source.lines().enumerate() {
         let Some(directive) = directive(line) else {
@@ -146,6 +164,14 @@ fn apply(h: &mut Header, directive: &str) -> Result<(), String> {
             h.counts.push((times, text.trim().to_string()));
         }
         "forbid" => h.forbid.push(rest.to_string()),
+        "vary" => {
+            let (name, values) = rest.split_once('=').ok_or("`vary` needs NAME=a,b,...")?;
+            let values: Vec<String> = values.split(',').map(|v| v.trim().to_string()).collect();
+            if name.trim().is_empty() || values.iter().any(String::is_empty) {
+                return Err("`vary` needs NAME=a,b,...".into());
+            }
+            h.vary = Some((name.trim().to_string(), values));
+        }
         "timeout" => h.timeout = Duration::from_secs(number(rest)?),
         "env" => {
             let (name, value) = rest.split_once('=').ok_or("`env` needs NAME=VALUE")?;

@@ -50,7 +50,8 @@ pub fn main(args: Vec<OsString>) -> Result<i32, Failure> {
         ));
     }
     let lib = lib_dir().map_err(|m| Failure::fatal(m, 1))?;
-    status(&mut command(&args, &lib))
+    let modules = super::module::dir()?;
+    status(&mut command(&args, &lib, &modules))
 }
 
 /// Whether `args` name at least one input file.
@@ -88,11 +89,13 @@ pub fn lib_dir() -> Result<PathBuf, String> {
         })
 }
 
-/// `gfortran -fcoarray=lib ARGS -L<lib> -lferrocaf -Wl,-rpath,<lib>` (link flags only when
-/// the command links).
-pub fn command(args: &[OsString], lib: &Path) -> Command {
+/// `gfortran -fcoarray=lib -I<modules> ARGS -L<lib> -lferrocaf -Wl,-rpath,<lib>` (link flags
+/// only when the command links; `<modules>` holds `ferrocaf_ext.mod`).
+pub fn command(args: &[OsString], lib: &Path, modules: &Path) -> Command {
     let mut cmd = Command::new(GFORTRAN);
-    cmd.arg("-fcoarray=lib").args(args);
+    let mut inc = OsString::from("-I");
+    inc.push(modules.as_os_str());
+    cmd.arg("-fcoarray=lib").arg(inc).args(args);
     if !args.iter().any(|a| NO_LINK.iter().any(|n| a == *n)) {
         let with = |prefix: &str| {
             let mut s = OsString::from(prefix);
@@ -150,14 +153,14 @@ mod tests {
     #[test]
     fn link_flags_only_when_linking() {
         let lib = Path::new("/opt/ferrocaf/lib");
-        let linked: Vec<_> = command(&os(&["a.f90"]), lib)
+        let linked: Vec<_> = command(&os(&["a.f90"]), lib, Path::new("/m"))
             .get_args()
             .map(|a| a.to_owned())
             .collect();
         assert_eq!(linked[0], "-fcoarray=lib");
         assert!(linked.contains(&OsString::from("-lferrocaf")));
         assert!(linked.contains(&OsString::from("-Wl,-rpath,/opt/ferrocaf/lib")));
-        let compiled = command(&os(&["-c", "a.f90"]), lib);
+        let compiled = command(&os(&["-c", "a.f90"]), lib, Path::new("/m"));
         assert!(!compiled.get_args().any(|a| a == "-lferrocaf"));
     }
 }

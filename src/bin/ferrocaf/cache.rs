@@ -22,7 +22,7 @@ pub fn is_source(p: &Path) -> bool {
 
 /// The cache directory: `$XDG_CACHE_HOME/ferrocaf`, else `~/.cache/ferrocaf`, else one under
 /// the system's temporary directory.
-fn root() -> PathBuf {
+pub fn root() -> PathBuf {
     let from = |var: &str| {
         std::env::var_os(var)
             .map(PathBuf::from)
@@ -38,7 +38,7 @@ fn root() -> PathBuf {
 }
 
 /// 64-bit FNV-1a over length-prefixed parts (stable across Rust versions, unlike `Hasher`s).
-fn key(parts: &[&[u8]]) -> u64 {
+pub fn key(parts: &[&[u8]]) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for part in parts {
         for b in (part.len() as u64).to_le_bytes().iter().chain(part.iter()) {
@@ -81,7 +81,8 @@ pub fn executable(src: &Path, flags: &[String]) -> Result<PathBuf, Failure> {
         args.extend([OsString::from("-J"), tmp.clone().into_os_string()]);
     }
     args.extend([src.into(), "-o".into(), tmp.join(stem).into_os_string()]);
-    let code = build::status(&mut build::command(&args, &lib));
+    let modules = super::module::dir()?;
+    let code = build::status(&mut build::command(&args, &lib, &modules));
     if code.as_ref().map_or(true, |c| *c != 0) {
         let _ = fs::remove_dir_all(&tmp);
         let code = code?;

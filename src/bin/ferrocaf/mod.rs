@@ -5,6 +5,7 @@ mod build;
 mod cache;
 mod help;
 mod info;
+mod module;
 mod run;
 
 use args::Failure;

@@ -1,9 +1,13 @@
 //! Matching of arrived notifications against persistent requests (Notified Access §III):
 //! arrivals wait in an unexpected list in arrival order; a started request consumes matching
 //! arrivals (source and tag, each possibly ANY) until it has seen its count.
+//!
+//! The unexpected list is indexed by arrival number, by source, by tag and by (source, tag), so
+//! taking the oldest `k` matches of any filter costs O(k log n), however many arrivals from
+//! other sources or with other tags are waiting.
 
 use crate::error::{CafError, CafResult};
-use std::collections::VecDeque;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 /// What arrived: who sent it, with which tag, and which bytes it covered.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -44,10 +48,74 @@ struct Request {
     last: Option<Arrival>,
 }
 
+/// Arrivals not yet matched, in arrival order, with indexes for every filter form.
+#[derive(Debug, Default)]
+struct Unexpected {
+    next: u64,
+    all: BTreeMap<u64, Arrival>,
+    by_source: HashMap<u32, BTreeSet<u64>>,
+    by_tag: HashMap<u64, BTreeSet<u64>>,
+    by_pair: HashMap<(u32, u64), BTreeSet<u64>>,
+}
+
+impl Unexpected {
+    fn push(&mut self, a: Arrival) {
+        let k = self.next;
+        self.next += 1;
+        self.all.insert(k, a);
+        self.by_source.entry(a.source).or_default().insert(k);
+        self.by_tag.entry(a.tag).or_default().insert(k);
+        self.by_pair.entry((a.source, a.tag)).or_default().insert(k);
+    }
+
+    /// Arrival numbers passing `f`, oldest first.
+    fn matching(&self, f: Filter) -> Box<dyn Iterator<Item = u64> + '_> {
+        let set = match (f.source, f.tag) {
+            (None, None) => return Box::new(self.all.keys().copied()),
+            (Some(s), None) => self.by_source.get(&s),
+            (None, Some(t)) => self.by_tag.get(&t),
+            (Some(s), Some(t)) => self.by_pair.get(&(s, t)),
+        };
+        Box::new(set.into_iter().flat_map(|s| s.iter().copied()))
+    }
+
+    fn count(&self, f: Filter) -> u64 {
+        let set = match (f.source, f.tag) {
+            (None, None) => return self.all.len() as u64,
+            (Some(s), None) => self.by_source.get(&s),
+            (None, Some(t)) => self.by_tag.get(&t),
+            (Some(s), Some(t)) => self.by_pair.get(&(s, t)),
+        };
+        set.map_or(0, |s| s.len() as u64)
+    }
+
+    fn remove(&mut self, k: u64) -> Arrival {
+        let a = self.all.remove(&k).expect("indexed arrival exists");
+        let drop_from = |m: &mut BTreeSet<u64>| {
+            m.remove(&k);
+            m.is_empty()
+        };
+        if self.by_source.get_mut(&a.source).is_some_and(drop_from) {
+            self.by_source.remove(&a.source);
+        }
+        if self.by_tag.get_mut(&a.tag).is_some_and(drop_from) {
+            self.by_tag.remove(&a.tag);
+        }
+        if self
+            .by_pair
+            .get_mut(&(a.source, a.tag))
+            .is_some_and(drop_from)
+        {
+            self.by_pair.remove(&(a.source, a.tag));
+        }
+        a
+    }
+}
+
 /// The unexpected list and the request table of one image.
 #[derive(Debug, Default)]
 pub struct Matcher {
-    unexpected: VecDeque<Arrival>,
+    unexpected: Unexpected,
     requests: Vec<Option<Request>>,
 }
 
@@ -60,7 +128,7 @@ fn no_such(id: usize) -> CafError {
 impl Matcher {
     /// Records an arrival.
     pub fn arrive(&mut self, a: Arrival) {
-        self.unexpected.push_back(a);
+        self.unexpected.push(a);
     }
 
     /// Creates an inactive request for `count` arrivals passing `filter`; returns its id.
@@ -136,25 +204,17 @@ impl Matcher {
     /// Removes up to `k` arrivals passing `filter` (all `k` or none when `all_or_nothing`),
     /// oldest first; returns how many and the last one taken.
     pub fn take(&mut self, filter: Filter, k: u64, all_or_nothing: bool) -> (u64, Option<Arrival>) {
-        if all_or_nothing && self.count(filter) < k {
+        if all_or_nothing && self.unexpected.count(filter) < k {
             return (0, None);
         }
-        let (mut n, mut last) = (0, None);
-        self.unexpected.retain(|a| {
-            if n < k && filter.accepts(a) {
-                n += 1;
-                last = Some(*a);
-                false
-            } else {
-                true
-            }
-        });
-        (n, last)
+        let hits: Vec<u64> = self.unexpected.matching(filter).take(k as usize).collect();
+        let last = hits.iter().map(|&h| self.unexpected.remove(h)).last();
+        (hits.len() as u64, last)
     }
 
     /// Arrivals waiting that pass `filter`.
     pub fn count(&self, filter: Filter) -> u64 {
-        self.unexpected.iter().filter(|a| filter.accepts(a)).count() as u64
+        self.unexpected.count(filter)
     }
 
     /// Deletes a request.

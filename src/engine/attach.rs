@@ -1,0 +1,125 @@
+//! Event attachment (the notified-access extension for Fortran): after `event_attach(ev, x)`,
+//! every put into the attached byte range of `x` on image j posts `ev` on image j, after the
+//! data is visible there (optionally gets too). Attachments are symmetric — every image
+//! executes the same attach — so the sender's own table describes the target's attachments
+//! and a put needs no extra round trip to find out.
+
+use crate::error::{CafError, CafResult};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::RwLock;
+
+/// One attachment: segment byte range `[start, end)` notifies the event at segment offset `slot`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Attachment {
+    /// First byte (segment offset).
+    pub start: usize,
+    /// One past the last byte.
+    pub end: usize,
+    /// Segment offset of the event.
+    pub slot: usize,
+    /// Whether gets from the range notify too.
+    pub on_get: bool,
+}
+
+/// This image's attachment table.
+#[derive(Debug, Default)]
+pub struct Attachments {
+    list: RwLock<Vec<Attachment>>,
+    any: AtomicBool,
+}
+
+impl Attachments {
+    /// Adds an attachment. Overlapping an existing range attached to a different event is an
+    /// error, and so is attaching the same range to the same event twice.
+    pub fn attach(&self, a: Attachment) -> CafResult<()> {
+        let mut list = self.list.write().unwrap_or_else(|p| p.into_inner());
+        if let Some(o) = list.iter().find(|o| o.start < a.end && a.start < o.end) {
+            return Err(CafError::InvalidArgument(if o.slot == a.slot {
+                "event_attach: this memory is already attached to this event".into()
+            } else {
+                "event_attach: this memory overlaps memory attached to a different event".into()
+            }));
+        }
+        list.push(a);
+        self.any.store(true, Ordering::Release);
+        Ok(())
+    }
+
+    /// Removes the attachment of exactly `[start, end)` to `slot`.
+    pub fn detach(&self, start: usize, end: usize, slot: usize) -> CafResult<()> {
+        let mut list = self.list.write().unwrap_or_else(|p| p.into_inner());
+        let i = list
+            .iter()
+            .position(|o| o.start == start && o.end == end && o.slot == slot)
+            .ok_or_else(|| {
+                CafError::InvalidArgument(
+                    "event_detach: this memory was never attached to this event".into(),
+                )
+            })?;
+        list.swap_remove(i);
+        self.any.store(!list.is_empty(), Ordering::Release);
+        Ok(())
+    }
+
+    /// Events to post after an access of bytes `[lo, hi)` (`is_get`: a read), each once.
+    /// Costs one load when nothing is attached.
+    pub fn hits(&self, lo: usize, hi: usize, is_get: bool) -> Vec<usize> {
+        if !self.any.load(Ordering::Acquire) {
+            return Vec::new();
+        }
+        let list = self.list.read().unwrap_or_else(|p| p.into_inner());
+        let mut slots: Vec<usize> = list
+            .iter()
+            .filter(|o| o.start < hi && lo < o.end && (!is_get || o.on_get))
+            .map(|o| o.slot)
+            .collect();
+        slots.sort_unstable();
+        slots.dedup();
+        slots
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at(start: usize, end: usize, slot: usize) -> Attachment {
+        Attachment {
+            start,
+            end,
+            slot,
+            on_get: false,
+        }
+    }
+
+    #[test]
+    fn hits_overlapping_ranges_once() {
+        let t = Attachments::default();
+        assert!(t.hits(0, 100, false).is_empty());
+        t.attach(at(100, 200, 8)).unwrap();
+        t.attach(at(200, 300, 8)).unwrap();
+        t.attach(at(400, 500, 16)).unwrap();
+        assert_eq!(t.hits(150, 250, false), vec![8]);
+        assert_eq!(t.hits(150, 450, false), vec![8, 16]);
+        assert!(t.hits(300, 400, false).is_empty());
+        assert!(
+            t.hits(100, 200, true).is_empty(),
+            "gets notify only when asked"
+        );
+    }
+
+    #[test]
+    fn misuse_is_rejected() {
+        let t = Attachments::default();
+        t.attach(at(0, 64, 8)).unwrap();
+        assert!(
+            t.attach(at(32, 96, 16)).is_err(),
+            "overlap with another event"
+        );
+        assert!(t.attach(at(0, 64, 8)).is_err(), "twice");
+        assert!(t.detach(0, 32, 8).is_err(), "not what was attached");
+        t.detach(0, 64, 8).unwrap();
+        assert!(t.detach(0, 64, 8).is_err(), "already detached");
+        assert!(t.hits(0, 64, false).is_empty());
+    }
+}
