@@ -8,9 +8,11 @@ pub mod descriptor;
 pub mod errors;
 pub mod images;
 pub mod memory;
+pub mod status;
 pub mod stop;
 pub mod sync;
 pub mod sync_objects;
+pub mod teams;
 pub mod transfer;
 
 use std::ffi::c_char;

@@ -114,7 +114,7 @@ pub unsafe extern "C" fn _gfortran_caf_event_wait(
     let rt = runtime::get();
     // SAFETY: forwarded from the caller.
     let r = unsafe { element(rt, tok, index, 0, event::SLOT) }
-        .and_then(|(_, off)| event::wait(&*rt.tp, &rt.waiter, off, until_count as i64));
+        .and_then(|(_, off)| event::wait(&*rt.tp, &rt.waiter, &rt.team, off, until_count as i64));
     // SAFETY: forwarded from the caller.
     unsafe { finish(r, stat, errmsg, len, "EVENT WAIT") };
 }

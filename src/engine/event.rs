@@ -3,6 +3,8 @@
 //! a fetch-add (release) plus a doorbell ring, wait sleeps until the count reaches the
 //! threshold and takes it with a fetch-sub (acquire).
 
+use super::status::{check_others, ready_or_gone};
+use super::team::Team;
 use super::wait::Waiter;
 use crate::error::CafResult;
 use crate::transport::{AtomicOp, Transport};
@@ -20,14 +22,26 @@ pub fn post(tp: &dyn Transport, image: usize, slot: usize) -> CafResult<()> {
 }
 
 /// Waits until this image's event at `slot` has at least `threshold` posts, then consumes them.
-/// A threshold below 1 means 1 (Fortran 2018 11.6.8).
-pub fn wait(tp: &dyn Transport, w: &Waiter, slot: usize, threshold: i64) -> CafResult<()> {
+/// A threshold below 1 means 1 (Fortran 2018 11.6.8). Fails if every other image of `team` has
+/// terminated, since no one is left to post.
+pub fn wait(
+    tp: &dyn Transport,
+    w: &Waiter,
+    team: &Team,
+    slot: usize,
+    threshold: i64,
+) -> CafResult<()> {
     let need = threshold.max(1) as u64;
     let me = tp.this_image();
     let addr = tp.direct(me, slot).expect("own segment is mapped");
     // SAFETY: event slots are aligned u64 counters inside this image's mapped segment.
     let count = unsafe { &*(addr as *const AtomicU64) };
-    w.block(|| (count.load(Ordering::Acquire) >= need).then_some(Ok(())))?;
+    w.block(|| {
+        ready_or_gone(
+            || count.load(Ordering::Acquire) >= need,
+            || check_others(tp, team),
+        )
+    })?;
     tp.fetch_op(me, slot, 8, AtomicOp::Add, need.wrapping_neg());
     Ok(())
 }

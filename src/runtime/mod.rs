@@ -8,12 +8,13 @@ pub mod config;
 pub mod lifecycle;
 pub mod registry;
 mod start;
+pub mod status;
+pub mod teams;
 
 use crate::engine::alloc::Heap;
 use crate::engine::barrier::Barrier;
 use crate::engine::collective::Collectives;
 use crate::engine::sync_images::SyncImages;
-use crate::engine::team::Team;
 use crate::engine::wait::Waiter;
 use crate::transport::control::{Header, JobBlock};
 use crate::transport::Transport;
@@ -27,13 +28,13 @@ pub struct Runtime {
     pub me: usize,
     /// Images in the job.
     pub n: usize,
-    /// The initial team.
-    pub team: Team,
+    /// The current team (dereferences to it; switched by CHANGE TEAM and END TEAM).
+    pub team: teams::Teams,
     /// This image's doorbell-based waiter.
     pub waiter: Waiter,
-    /// SYNC ALL state of the initial team.
+    /// SYNC ALL state of every team level.
     pub barrier: Barrier,
-    /// Collective state of the initial team.
+    /// Collective state of every team level.
     pub collectives: Collectives,
     /// SYNC IMAGES state.
     pub sync_images: SyncImages,
