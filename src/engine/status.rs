@@ -71,15 +71,17 @@ pub fn check_team(tp: &dyn Transport, team: &Team, op: Op, epoch: u64) -> CafRes
             Op::Barrier => 8,
             Op::Collective => 16,
         };
-    team.members.iter().try_for_each(|&j| match check_alive(tp, j) {
-        Err(e)
-            if tp.fetch_op(j, line, 8, AtomicOp::Load, 0) != team.id
-                || tp.fetch_op(j, count, 8, AtomicOp::Load, 0) < epoch =>
-        {
+    team.members
+        .iter()
+        .try_for_each(|&j| match check_alive(tp, j) {
             Err(e)
-        }
-        _ => Ok(()),
-    })
+                if tp.fetch_op(j, line, 8, AtomicOp::Load, 0) != team.id
+                    || tp.fetch_op(j, count, 8, AtomicOp::Load, 0) < epoch =>
+            {
+                Err(e)
+            }
+            _ => Ok(()),
+        })
 }
 
 /// `Err` if every member of `team` other than this image has terminated: nobody is left who

@@ -140,7 +140,9 @@ impl Runtime {
             ));
         }
         self.team.frames().push(Vec::new());
-        self.team.current.store(team as *const _ as *mut _, Ordering::Release);
+        self.team
+            .current
+            .store(team as *const _ as *mut _, Ordering::Release);
         self.barrier.sync(&*self.tp, &self.waiter, team)
     }
 
@@ -168,7 +170,9 @@ impl Runtime {
                 unsafe { *(slot as *mut usize) = 0 };
             }
         }
-        self.team.current.store(parent as *const _ as *mut _, Ordering::Release);
+        self.team
+            .current
+            .store(parent as *const _ as *mut _, Ordering::Release);
         Ok(())
     }
 
