@@ -255,7 +255,13 @@ fn run_builds_a_source_file_once() {
     }
     let builds = std::fs::read_dir(cache.join("ferrocaf"))
         .unwrap()
-        .filter(|e| !e.as_ref().unwrap().file_name().to_string_lossy().starts_with("module-"))
+        .filter(|e| {
+            !e.as_ref()
+                .unwrap()
+                .file_name()
+                .to_string_lossy()
+                .starts_with("module-")
+        })
         .count();
     assert_eq!(builds, 1, "the second run should reuse the first build");
 }

@@ -73,7 +73,13 @@ fn vary_multiplies_runs() {
     let h = parse("! test: images 2\n! test: vary E=a, b\n").unwrap();
     let v = h.variants();
     assert_eq!(v.len(), 2);
-    assert_eq!(v[1], (", E=b".to_string(), Some(("E".to_string(), "b".to_string()))));
+    assert_eq!(
+        v[1],
+        (
+            ", E=b".to_string(),
+            Some(("E".to_string(), "b".to_string()))
+        )
+    );
     assert!(parse("! test: images 2\n! test: vary E=a,,b\n").is_err());
     assert!(parse("! test: images 2\n! test: vary a,b\n").is_err());
 }

@@ -32,7 +32,10 @@ pub extern "C" fn _gfortran_caf_this_image(_distance: c_int) -> c_int {
 pub extern "C" fn _gfortran_caf_num_images(_distance: c_int, failed: c_int) -> c_int {
     let rt = runtime::get();
     let n = rt.team.len() as c_int;
-    let nfailed = rt.job.failed.load(std::sync::atomic::Ordering::SeqCst) as c_int;
+    if failed < 0 {
+        return n;
+    }
+    let nfailed = rt.images_that(true).len() as c_int;
     match failed {
         1 => nfailed,
         0 => n - nfailed,

@@ -27,7 +27,8 @@ pub unsafe extern "C" fn _gfortran_caf_register(
     // SAFETY: gfortran passes a valid token slot.
     let old = unsafe { *token } as *mut _;
     // SAFETY: gfortran passes back tokens this runtime created (or null).
-    let r = Register::from_code(kind).and_then(|how| unsafe { rt.register(size, how, old) });
+    let r = Register::from_code(kind)
+        .and_then(|how| unsafe { rt.register(size, how, old, desc as usize) });
     // SAFETY: stat/errmsg as gfortran passes them.
     if let Some((tok, addr)) = unsafe { finish(r, stat, errmsg, errmsg_len, "ALLOCATE") } {
         // SAFETY: token and descriptor are valid for writing, per gfortran.

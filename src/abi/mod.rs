@@ -10,9 +10,11 @@ pub mod errors;
 pub mod ext;
 pub mod images;
 pub mod memory;
+pub mod status;
 pub mod stop;
 pub mod sync;
 pub mod sync_objects;
+pub mod teams;
 pub mod transfer;
 
 use std::ffi::c_char;

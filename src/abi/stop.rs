@@ -34,6 +34,12 @@ pub unsafe extern "C" fn _gfortran_caf_stop_str(s: *const c_char, len: usize, qu
     runtime::get().stop(0, t.as_deref(), quiet)
 }
 
+/// FAIL IMAGE (Fortran 2018 11.5): this image fails; the others continue.
+#[no_mangle]
+pub extern "C" fn _gfortran_caf_fail_image() {
+    runtime::get().fail_image()
+}
+
 /// ERROR STOP with an integer code (Fortran 2018 11.4: error termination of all images).
 #[no_mangle]
 pub extern "C" fn _gfortran_caf_error_stop(code: i32, quiet: bool) {

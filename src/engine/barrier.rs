@@ -1,52 +1,54 @@
 //! SYNC ALL: a dissemination barrier. In round r, team rank i signals rank (i + 2^r) mod n by
 //! bumping that image's round-r counter and waits for its own round-r counter to exceed the
 //! number of round-r signals it has already consumed; after ceil(log2 n) rounds every image has
-//! heard from every other. Counting consumed signals per round (instead of comparing with a
-//! barrier number) keeps the counters valid when teams with different histories form.
+//! heard from every other.
+//!
+//! Counting consumed signals per round (instead of comparing with a barrier number) keeps the
+//! counters valid when teams with different histories form. Each team nesting level has its own
+//! counters: at one level an image belongs to one team at a time, and a member of a later team
+//! at that level can signal only after FORM TEAM, a collective of the parent that this image
+//! must have left its previous team to join. Without the split, an image already back in the
+//! parent after END TEAM could signal a parent barrier into a counter that a slower image still
+//! waits on for its child team.
 
-use super::status::{check_team, ready_or_gone, BARRIERS};
+use super::status::{check_team, publish, ready_or_gone, Op};
 use super::team::Team;
 use super::wait::Waiter;
 use crate::error::CafResult;
-use crate::transport::control::{Layout, ROUNDS};
+use crate::transport::control::{Layout, LEVELS, ROUNDS};
 use crate::transport::{AtomicOp, Transport};
 use std::sync::atomic::{AtomicU64, Ordering};
 
-/// This image's barrier state: barriers entered, and signals consumed per round.
+/// This image's barrier state: signals consumed per team level and round.
 #[derive(Debug, Default)]
 pub struct Barrier {
-    epoch: AtomicU64,
-    consumed: [AtomicU64; ROUNDS],
+    consumed: [[AtomicU64; ROUNDS]; LEVELS],
 }
 
 impl Barrier {
-    /// Barriers this image has entered.
-    pub fn entered(&self) -> u64 {
-        self.epoch.load(Ordering::Relaxed)
-    }
-
     /// Runs one barrier over `team`. Returns `StoppedImage`/`FailedImage` if a member has
     /// terminated and so can never arrive.
     pub fn sync(&self, tp: &dyn Transport, w: &Waiter, team: &Team) -> CafResult<()> {
-        let e = self.epoch.fetch_add(1, Ordering::Relaxed) + 1;
+        let e = team.enter_barrier();
+        publish(tp, team);
         let n = team.len();
         let me = tp.this_image();
+        let consumed = &self.consumed[team.level];
         let (mut dist, mut round) = (1usize, 0usize);
         while dist < n {
             debug_assert!(round < ROUNDS);
+            let at = Layout::barrier(team.level, round);
             let to = team.members[(team.rank + dist) % n];
-            tp.fetch_op(to, Layout::barrier(round), 8, AtomicOp::Add, 1);
+            tp.fetch_op(to, at, 8, AtomicOp::Add, 1);
             tp.ring(to);
-            let word = tp
-                .direct(me, Layout::barrier(round))
-                .expect("own segment is mapped");
+            let word = tp.direct(me, at).expect("own segment is mapped");
             // SAFETY: the round counter is an aligned u64 in this image's control block.
             let mine = unsafe { &*(word as *const AtomicU64) };
-            let want = self.consumed[round].fetch_add(1, Ordering::Relaxed) + 1;
+            let want = consumed[round].fetch_add(1, Ordering::Relaxed) + 1;
             w.block(|| {
                 ready_or_gone(
                     || mine.load(Ordering::Acquire) >= want,
-                    || check_team(tp, &team.members, BARRIERS, e),
+                    || check_team(tp, team, Op::Barrier, e),
                 )
             })?;
             dist <<= 1;

@@ -11,11 +11,11 @@
 //! rewritten for the next collective before its reader has consumed it, even though trees of
 //! consecutive collectives have different roots.
 
-use super::status::{check_team, ready_or_gone, COLLECTIVES};
+use super::status::{check_team, publish, ready_or_gone, Op};
 use super::team::Team;
 use super::wait::Waiter;
 use crate::error::CafResult;
-use crate::transport::control::{Layout, Mailbox, ROUNDS};
+use crate::transport::control::{Layout, Mailbox, LEVELS, ROUNDS};
 use crate::transport::plan::contiguous;
 use crate::transport::{AtomicOp, CopyPlan, Place, Transport};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -23,12 +23,18 @@ use std::sync::atomic::{AtomicU64, Ordering};
 /// Combines `other` into `acc` (both packed, same length): the reduction operator.
 pub type Combine<'a> = &'a dyn Fn(&mut [u8], &[u8]) -> CafResult<()>;
 
-/// This image's collective state: collectives entered, messages consumed per mailbox, acks
-/// expected. Counting consumed messages (instead of comparing with a collective number) keeps
-/// mailboxes valid when teams with different histories form.
+/// This image's collective state per team level: messages consumed per mailbox, acks expected.
+/// Counting consumed messages (instead of comparing with a collective number) keeps mailboxes
+/// valid when teams with different histories form; each team level has its own mailboxes for
+/// the reason given in `barrier.rs`.
 #[derive(Debug)]
 pub struct Collectives {
-    epoch: AtomicU64,
+    levels: [Level; LEVELS],
+}
+
+/// Consumed-message counts of one team level.
+#[derive(Debug)]
+struct Level {
     seen: [AtomicU64; ROUNDS + 1],
     acks: AtomicU64,
 }
@@ -36,9 +42,10 @@ pub struct Collectives {
 impl Default for Collectives {
     fn default() -> Collectives {
         Collectives {
-            epoch: AtomicU64::new(0),
-            seen: std::array::from_fn(|_| AtomicU64::new(0)),
-            acks: AtomicU64::new(0),
+            levels: std::array::from_fn(|_| Level {
+                seen: std::array::from_fn(|_| AtomicU64::new(0)),
+                acks: AtomicU64::new(0),
+            }),
         }
     }
 }
@@ -118,17 +125,19 @@ impl Collectives {
         len: usize,
         kind: Kind,
     ) -> CafResult<()> {
-        let e = self.epoch.fetch_add(1, Ordering::Relaxed) + 1;
+        let e = team.enter_collective();
+        publish(tp, team);
+        let (lv, state) = (team.level, &self.levels[team.level]);
         let me = tp.this_image();
         let (root, combine, everywhere) = match kind {
             Kind::Reduce { root, combine } => (root.unwrap_or(0), Some(combine), root.is_none()),
             Kind::Broadcast { root } => (root, None, true),
         };
         let tree = Tree::new(team, root);
-        let gone = || check_team(tp, &team.members, COLLECTIVES, e);
+        let gone = || check_team(tp, team, Op::Collective, e);
         let wait_box = |line: usize| -> CafResult<usize> {
-            let b = mailbox(tp, Layout::coll_line(line));
-            let want = self.seen[line].fetch_add(1, Ordering::Relaxed) + 1;
+            let b = mailbox(tp, Layout::coll_line(lv, line));
+            let want = state.seen[line].fetch_add(1, Ordering::Relaxed) + 1;
             w.block(|| ready_or_gone(|| b.count.load(Ordering::Acquire) >= want, gone))?;
             Ok(b.offset.load(Ordering::Relaxed) as usize)
         };
@@ -144,7 +153,7 @@ impl Collectives {
             }
         }
         if let Some((parent, level)) = tree.parent {
-            post(tp, parent, Layout::coll_line(level), buf);
+            post(tp, parent, Layout::coll_line(lv, level), buf);
         }
         if let Some((parent, _)) = tree.parent {
             let theirs = wait_box(ROUNDS)?;
@@ -162,23 +171,18 @@ impl Collectives {
                     &plan,
                 );
             }
-            tp.fetch_op(parent, Layout::coll_ack(), 8, AtomicOp::Add, 1);
+            tp.fetch_op(parent, Layout::coll_ack(lv), 8, AtomicOp::Add, 1);
             tp.ring(parent);
         }
         for &(child, _) in &tree.children {
-            post(tp, child, Layout::coll_line(ROUNDS), buf);
+            post(tp, child, Layout::coll_line(lv, ROUNDS), buf);
         }
-        let want = self
+        let want = state
             .acks
             .fetch_add(tree.children.len() as u64, Ordering::Relaxed)
             + tree.children.len() as u64;
-        let acks = mailbox(tp, Layout::coll_ack());
+        let acks = mailbox(tp, Layout::coll_ack(lv));
         w.block(|| ready_or_gone(|| acks.count.load(Ordering::Acquire) >= want, gone))
-    }
-
-    /// Collectives this image has entered.
-    pub fn entered(&self) -> u64 {
-        self.epoch.load(Ordering::Relaxed)
     }
 }
 

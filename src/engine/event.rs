@@ -11,6 +11,7 @@
 
 use super::notify::{Filter, Notifier};
 use super::status::{check_alive, check_others};
+use super::team::Team;
 use super::wait::Waiter;
 use crate::error::CafResult;
 use crate::transport::ring::INLINE;
@@ -55,6 +56,8 @@ pub struct Events<'a> {
     pub notifier: &'a Notifier,
     /// The strategy in force.
     pub strategy: Strategy,
+    /// The current team (whose other members could still post).
+    pub team: &'a Team,
 }
 
 fn filter(slot: usize) -> Filter {
@@ -93,7 +96,7 @@ impl Events<'_> {
     }
 
     /// Waits until this image's event at `slot` has `threshold` posts (at least 1, Fortran
-    /// 2018 11.6.8) and consumes them. If every other image has terminated first, the posts
+    /// 2018 11.6.8) and consumes them. If every other image of the team has terminated first, the posts
     /// can never come: STAT_STOPPED_IMAGE.
     pub fn wait(&self, slot: usize, threshold: i64) -> CafResult<()> {
         let need = threshold.max(1) as u64;
@@ -104,20 +107,20 @@ impl Events<'_> {
                 // SAFETY: event slots are aligned u64 counters inside this image's segment.
                 let count = unsafe { &*(addr as *const AtomicU64) };
                 let ready = || count.load(Ordering::Acquire) >= need;
-                self.w.block(|| ready_or_others(ready, tp))?;
+                self.w.block(|| ready_or_others(ready, tp, self.team))?;
                 tp.fetch_op(me, slot, 8, AtomicOp::Add, need.wrapping_neg());
                 Ok(())
             }
             Strategy::P2p => self.w.block(|| {
                 let took = || self.notifier.matcher(tp).take(filter(slot), need, true).0 == need;
-                ready_or_others(took, tp)
+                ready_or_others(took, tp, self.team)
             }),
             Strategy::Notified => {
                 let id = self.notifier.matcher(tp).init(filter(slot), need)?;
                 self.notifier.matcher(tp).start(id)?;
                 let r = self.w.block(|| match self.notifier.matcher(tp).test(id) {
                     Ok(Some(_)) => Some(Ok(())),
-                    Ok(None) => check_others(tp).err().map(Err),
+                    Ok(None) => check_others(tp, self.team).err().map(Err),
                     Err(e) => Some(Err(e)),
                 });
                 self.notifier.matcher(tp).free(id)?;
@@ -139,6 +142,10 @@ impl Events<'_> {
 
 /// `Some(Ok)` once `ready()`, `Some(Err)` if every other image has terminated without it
 /// becoming ready, else `None`.
-fn ready_or_others(ready: impl Fn() -> bool, tp: &dyn Transport) -> Option<CafResult<()>> {
-    super::status::ready_or_gone(ready, || check_others(tp))
+fn ready_or_others(
+    ready: impl Fn() -> bool,
+    tp: &dyn Transport,
+    team: &Team,
+) -> Option<CafResult<()>> {
+    super::status::ready_or_gone(ready, || check_others(tp, team))
 }

@@ -1,8 +1,10 @@
 //! Image status as other images see it: running, stopped, error-stopped, failed.
 
+use super::team::Team;
 use crate::error::{CafError, CafResult};
-use crate::transport::control::{status, HEADER};
+use crate::transport::control::{status, Layout, Published, HEADER};
 use crate::transport::{AtomicOp, Transport};
+use std::sync::atomic::Ordering;
 
 /// Offset of [`crate::transport::control::Header::status`] in a segment.
 pub const STATUS: usize = HEADER + 8;
@@ -28,29 +30,77 @@ const JOB_STOPPED: usize = crate::transport::control::JOB;
 /// Offset of [`crate::transport::control::JobBlock::failed`].
 const JOB_FAILED: usize = crate::transport::control::JOB + 4;
 
-/// Offset of [`crate::transport::control::Header::barriers`].
-pub const BARRIERS: usize = HEADER + 16;
-/// Offset of [`crate::transport::control::Header::collectives`].
-pub const COLLECTIVES: usize = HEADER + 24;
+/// Which of a team's operations a wait belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Op {
+    /// SYNC ALL, SYNC TEAM and the implicit team synchronisations.
+    Barrier,
+    /// Collective subroutines (and FORM TEAM's exchange).
+    Collective,
+}
 
-/// `Err` if a member of `members` has terminated without entering operation number `epoch`
-/// (counted in its header word at offset `counter`: [`BARRIERS`] or [`COLLECTIVES`]), so that it
-/// can never take part. Costs two loads while no image has terminated.
-pub fn check_team(
-    tp: &dyn Transport,
-    members: &[usize],
-    counter: usize,
-    epoch: u64,
-) -> CafResult<()> {
+/// Publishes, in this image's control block, how many barriers and collectives of `team` it
+/// has entered (call after counting the one being entered, before signalling anyone). Peers read it only after seeing this
+/// image terminated, whose status store (SeqCst) orders these stores before it.
+pub fn publish(tp: &dyn Transport, team: &Team) {
+    let a = tp
+        .direct(tp.this_image(), Layout::published(team.level))
+        .expect("own segment is mapped");
+    // SAFETY: the Published line is aligned and inside this image's mapped control block.
+    let p = unsafe { &*(a as *const Published) };
+    let (b, c) = team.entered();
+    p.team.store(team.id, Ordering::Relaxed);
+    p.barriers.store(b, Ordering::Relaxed);
+    p.collectives.store(c, Ordering::Relaxed);
+}
+
+/// `Err` if a member of `team` has terminated without entering operation number `epoch` of
+/// kind `op` of that team, so that it can never take part. A terminated member's own record
+/// for the team's level tells: if it names another team, the member never entered this one
+/// (it stopped before CHANGE TEAM, or before the team was formed). Costs two loads while no
+/// image has terminated.
+pub fn check_team(tp: &dyn Transport, team: &Team, op: Op, epoch: u64) -> CafResult<()> {
     let gone = tp.fetch_op(0, JOB_STOPPED, 4, AtomicOp::Load, 0)
         + tp.fetch_op(0, JOB_FAILED, 4, AtomicOp::Load, 0);
     if gone == 0 {
         return Ok(());
     }
-    members.iter().try_for_each(|&j| match check_alive(tp, j) {
-        Err(e) if tp.fetch_op(j, counter, 8, AtomicOp::Load, 0) < epoch => Err(e),
-        _ => Ok(()),
-    })
+    let line = Layout::published(team.level);
+    let count = line
+        + match op {
+            Op::Barrier => 8,
+            Op::Collective => 16,
+        };
+    team.members
+        .iter()
+        .try_for_each(|&j| match check_alive(tp, j) {
+            Err(e)
+                if tp.fetch_op(j, line, 8, AtomicOp::Load, 0) != team.id
+                    || tp.fetch_op(j, count, 8, AtomicOp::Load, 0) < epoch =>
+            {
+                Err(e)
+            }
+            _ => Ok(()),
+        })
+}
+
+/// `Err` if every member of `team` other than this image has terminated: nobody is left who
+/// could make a local wait (EVENT WAIT) succeed.
+pub fn check_others(tp: &dyn Transport, team: &Team) -> CafResult<()> {
+    let gone = tp.fetch_op(0, JOB_STOPPED, 4, AtomicOp::Load, 0)
+        + tp.fetch_op(0, JOB_FAILED, 4, AtomicOp::Load, 0);
+    if (gone as usize) < team.len() - 1 {
+        return Ok(());
+    }
+    let me = tp.this_image();
+    let mut last = Ok(());
+    for &j in team.members.iter().filter(|&&j| j != me) {
+        match check_alive(tp, j) {
+            Ok(()) => return Ok(()),
+            e => last = e,
+        }
+    }
+    last
 }
 
 /// Waits-for-peer helper: `ready()` is re-checked after a termination is seen, because a peer
@@ -64,18 +114,4 @@ pub fn ready_or_gone(
     }
     let err = gone().err()?;
     Some(if ready() { Ok(()) } else { Err(err) })
-}
-
-/// `Err` if every image other than this one has terminated (so nothing can still arrive).
-pub fn check_others(tp: &dyn Transport) -> CafResult<()> {
-    let n = tp.num_images() as u64;
-    let gone = tp.fetch_op(0, JOB_STOPPED, 4, AtomicOp::Load, 0)
-        + tp.fetch_op(0, JOB_FAILED, 4, AtomicOp::Load, 0);
-    if n < 2 || gone < n - 1 {
-        return Ok(());
-    }
-    let me = tp.this_image();
-    (0..tp.num_images())
-        .filter(|&j| j != me)
-        .try_for_each(|j| check_alive(tp, j))
 }

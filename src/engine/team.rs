@@ -1,23 +1,88 @@
-//! Teams as the engine sees them: an ordered list of initial-team image indices.
+//! Teams as the engine sees them (Fortran 2018 5.3.4): an ordered list of initial-team image
+//! indices, this image's rank, and what the team's members agree on without talking: its
+//! number, nesting level and a job-unique id.
 
 use crate::error::{CafError, CafResult};
+use crate::transport::control::LEVELS;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// The images of a team, in team order, as 0-based indices of the initial team.
-#[derive(Clone, Debug, PartialEq, Eq)]
+///
+/// Team objects are never freed: compiled code may keep copies of a team value, and the
+/// runtime hands out `&'static Team`s (a team costs a few dozen bytes plus 8 per member).
+#[derive(Debug)]
 pub struct Team {
     /// Initial-team index of each member, by team rank.
     pub members: Vec<usize>,
     /// This image's rank in the team (0-based).
     pub rank: usize,
+    /// TEAM_NUMBER (-1 for the initial team).
+    pub number: i64,
+    /// Nesting level: 0 for the initial team, parent's level + 1 otherwise.
+    pub level: usize,
+    /// Id agreed by every member (derived from the parent's id, the parent's FORM TEAM count
+    /// and the team number), distinct from every other team with high probability.
+    pub id: u64,
+    /// The team this one was formed in.
+    pub parent: Option<&'static Team>,
+    barriers: AtomicU64,
+    collectives: AtomicU64,
+    forms: AtomicU64,
+}
+
+/// splitmix64's finaliser: a bijective mix of 64 bits.
+fn mix(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
 }
 
 impl Team {
     /// The initial team of `n` images, seen from image `me`.
     pub fn initial(n: usize, me: usize) -> Team {
+        Team::new((0..n).collect(), me, -1, None, mix(0x6665_7272_6f63_6166))
+    }
+
+    fn new(
+        members: Vec<usize>,
+        rank: usize,
+        number: i64,
+        parent: Option<&'static Team>,
+        id: u64,
+    ) -> Team {
         Team {
-            members: (0..n).collect(),
-            rank: me,
+            members,
+            rank,
+            number,
+            level: parent.map_or(0, |p| p.level + 1),
+            id,
+            parent,
+            barriers: AtomicU64::new(0),
+            collectives: AtomicU64::new(0),
+            forms: AtomicU64::new(0),
         }
+    }
+
+    /// A child of `parent` numbered `number` with the given members, seen from initial image
+    /// `me`. Every member of `parent` must call this once per FORM TEAM, in the same order.
+    pub fn child(
+        parent: &'static Team,
+        number: i64,
+        members: Vec<usize>,
+        me: usize,
+    ) -> CafResult<Team> {
+        if parent.level + 1 >= LEVELS {
+            return Err(CafError::InvalidArgument(format!(
+                "teams are nested more than {} deep",
+                LEVELS - 1
+            )));
+        }
+        let rank = members.iter().position(|&j| j == me).ok_or_else(|| {
+            CafError::InvalidArgument("this image is not a member of the team it forms".into())
+        })?;
+        let forms = parent.forms.fetch_add(1, Ordering::Relaxed);
+        let id = mix(mix(parent.id ^ forms) ^ number as u64);
+        Ok(Team::new(members, rank, number, Some(parent), id))
     }
 
     /// Number of images in the team.
@@ -41,6 +106,29 @@ impl Team {
             })
         }
     }
+
+    /// Counts one more barrier of this team entered by this image; returns its number.
+    pub fn enter_barrier(&self) -> u64 {
+        self.barriers.fetch_add(1, Ordering::Relaxed) + 1
+    }
+
+    /// Counts one more collective of this team entered by this image; returns its number.
+    pub fn enter_collective(&self) -> u64 {
+        self.collectives.fetch_add(1, Ordering::Relaxed) + 1
+    }
+
+    /// Barriers and collectives of this team this image has entered.
+    pub fn entered(&self) -> (u64, u64) {
+        (
+            self.barriers.load(Ordering::Relaxed),
+            self.collectives.load(Ordering::Relaxed),
+        )
+    }
+
+    /// Whether `other` is this team or one of its ancestors.
+    pub fn within(&'static self, other: &Team) -> bool {
+        std::iter::successors(Some(self), |t| t.parent).any(|t| std::ptr::eq(t, other))
+    }
 }
 
 #[cfg(test)]
@@ -49,10 +137,7 @@ mod tests {
 
     #[test]
     fn resolve_checks_range() {
-        let t = Team {
-            members: vec![4, 2, 7],
-            rank: 1,
-        };
+        let t = Team::new(vec![4, 2, 7], 1, 1, None, 9);
         assert_eq!(t.resolve(1), Ok(4));
         assert_eq!(t.resolve(3), Ok(7));
         assert_eq!(
@@ -61,5 +146,27 @@ mod tests {
         );
         assert!(t.resolve(4).is_err());
         assert!(t.resolve(-1).is_err());
+    }
+
+    #[test]
+    fn children_get_distinct_ids_and_levels() {
+        let root: &'static Team = Box::leak(Box::new(Team::initial(4, 2)));
+        let a = Team::child(root, 1, vec![0, 2], 2).unwrap();
+        let b = Team::child(root, 1, vec![0, 2], 2).unwrap();
+        assert_eq!((a.rank, a.level, a.number), (1, 1, 1));
+        assert_ne!(a.id, b.id, "a second FORM TEAM gives a new team");
+        assert_ne!(a.id, root.id);
+        assert!(Team::child(root, 2, vec![1, 3], 2).is_err());
+        let a: &'static Team = Box::leak(Box::new(a));
+        assert!(a.within(root) && a.within(a) && !root.within(a));
+    }
+
+    #[test]
+    fn nesting_is_bounded() {
+        let mut t: &'static Team = Box::leak(Box::new(Team::initial(1, 0)));
+        for _ in 1..LEVELS {
+            t = Box::leak(Box::new(Team::child(t, 1, vec![0], 0).unwrap()));
+        }
+        assert!(Team::child(t, 1, vec![0], 0).is_err());
     }
 }

@@ -41,15 +41,19 @@ impl Register {
 
 impl Runtime {
     /// Registers coarray memory. `token` is the existing token for `MemoryOnly`, else ignored.
-    /// Returns the token address and the local address of this image's memory.
+    /// `slot` is the address of the descriptor's base address (0 if none), cleared if END TEAM
+    /// deallocates the coarray. Returns the token address and the local address of this
+    /// image's memory.
     ///
     /// # Safety
-    /// `token` is null or a token created by this runtime and not yet freed.
+    /// `token` is null or a token created by this runtime and not yet freed; `slot` is 0 or
+    /// stays writable while the coarray is allocated.
     pub unsafe fn register(
         &self,
         size: usize,
         how: Register,
         token: *mut Token,
+        slot: usize,
     ) -> CafResult<(*mut Token, usize)> {
         let (bytes, kind) = match how {
             Register::Coarray => (size, RegKind::Coarray),
@@ -80,6 +84,7 @@ impl Runtime {
             heap: HeapKind::Symmetric,
         }));
         self.registry.insert(off, bytes, t as usize);
+        self.team.track(t as usize, slot);
         Ok((t, addr))
     }
 
@@ -121,6 +126,7 @@ impl Runtime {
         let t = unsafe { &mut *token };
         match t.heap {
             HeapKind::Symmetric => {
+                self.team.untrack(token as usize)?;
                 self.barrier.sync(&*self.tp, &self.waiter, &self.team)?;
                 Runtime::heap(&self.sym).free(t.offset);
                 self.registry.remove(t.offset);

@@ -19,9 +19,6 @@ impl Runtime {
     /// until every image has initiated termination, so its memory stays reachable for them.
     pub fn terminate_normally(&self, code: i32) {
         let h = self.header;
-        h.barriers.store(self.barrier.entered(), Ordering::SeqCst);
-        h.collectives
-            .store(self.collectives.entered(), Ordering::SeqCst);
         h.code.store(code as u32, Ordering::SeqCst);
         h.status.store(status::STOPPED, Ordering::SeqCst);
         self.job.stopped.fetch_add(1, Ordering::SeqCst);

@@ -9,6 +9,8 @@ pub mod lifecycle;
 pub mod notified;
 pub mod registry;
 mod start;
+pub mod status;
+pub mod teams;
 
 use crate::engine::alloc::Heap;
 use crate::engine::attach::Attachments;
@@ -17,7 +19,6 @@ use crate::engine::collective::Collectives;
 use crate::engine::event::{Events, Strategy};
 use crate::engine::notify::Notifier;
 use crate::engine::sync_images::SyncImages;
-use crate::engine::team::Team;
 use crate::engine::wait::Waiter;
 use crate::transport::control::{Header, JobBlock};
 use crate::transport::Transport;
@@ -31,13 +32,13 @@ pub struct Runtime {
     pub me: usize,
     /// Images in the job.
     pub n: usize,
-    /// The initial team.
-    pub team: Team,
+    /// The current team (dereferences to it; switched by CHANGE TEAM and END TEAM).
+    pub team: teams::Teams,
     /// This image's doorbell-based waiter.
     pub waiter: Waiter,
-    /// SYNC ALL state of the initial team.
+    /// SYNC ALL state of every team level.
     pub barrier: Barrier,
-    /// Collective state of the initial team.
+    /// Collective state of every team level.
     pub collectives: Collectives,
     /// Event attachments (symmetric on every image).
     pub attachments: Attachments,
@@ -94,6 +95,7 @@ impl Runtime {
             w: &self.waiter,
             notifier: &self.notifier,
             strategy: self.event_strategy,
+            team: &self.team,
         }
     }
 

@@ -114,7 +114,7 @@ fn join(job: Job, me: usize) -> Runtime {
         tp: Box::new(Shm::new(me, segs)),
         me,
         n: g.n,
-        team: Team::initial(g.n, me),
+        team: super::teams::Teams::new(Team::initial(g.n, me)),
         waiter: Waiter::new(header, jobblk, spin),
         barrier: Barrier::default(),
         collectives: Default::default(),

@@ -12,6 +12,9 @@ use std::sync::atomic::{AtomicU32, AtomicU64};
 pub const LINE: usize = 64;
 /// Maximum dissemination-barrier rounds (supports 2^32 images).
 pub const ROUNDS: usize = 32;
+/// Team nesting levels with their own barrier and collective lines: the initial team (level
+/// 0) and up to `LEVELS - 1` nested CHANGE TEAMs.
+pub const LEVELS: usize = 8;
 /// Value of [`Header::magic`] once an image has mapped everything and is running.
 pub const MAGIC: u64 = 0x6665_7272_6f63_6166; // "ferrocaf"
 
@@ -36,12 +39,7 @@ pub struct Header {
     pub status: AtomicU32,
     /// STOP / ERROR STOP code once `status` is not RUNNING.
     pub code: AtomicU32,
-    /// SYNC ALLs of the initial team this image entered, published when it terminates so that
-    /// peers can tell whether it took part in the barrier they wait in.
-    pub barriers: AtomicU64,
-    /// Collectives of the initial team this image entered, published likewise.
-    pub collectives: AtomicU64,
-    _pad0: [u8; LINE - 32],
+    _pad0: [u8; LINE - 16],
     /// Doorbell sequence; a futex word that wakers bump.
     pub bell: AtomicU32,
     /// Number of threads of this image sleeping on `bell`.
@@ -83,15 +81,17 @@ pub struct Layout {
 pub const HEADER: usize = 0;
 /// Offset of the [`JobBlock`].
 pub const JOB: usize = 2 * LINE;
-/// Offset of the barrier round flags: `ROUNDS` padded counters.
+/// Offset of the team levels: [`LEVELS`] blocks of [`LEVEL_LINES`] lines. Each holds the barrier
+/// round flags (`ROUNDS` padded counters), then the collective mailboxes (one [`Mailbox`] line
+/// per binomial-tree level, written by the child at that level, then the line written by the
+/// parent, then the children's ack count), then the [`Published`] line.
 pub const BARRIER: usize = 3 * LINE;
-/// Offset of the collective mailboxes: one [`Mailbox`] line per binomial-tree level (written by
-/// the child at that level), then the line written by the parent, then the children's ack count.
-pub const COLL: usize = BARRIER + ROUNDS * LINE;
-/// Lines reserved for collectives.
+/// Lines reserved for collectives in each level.
 pub const COLL_LINES: usize = ROUNDS + 2;
+/// Lines per team level.
+pub const LEVEL_LINES: usize = ROUNDS + COLL_LINES + 1;
 /// Offset of the per-source sync-images counters.
-pub const SYNC_IMAGES: usize = COLL + COLL_LINES * LINE;
+pub const SYNC_IMAGES: usize = BARRIER + LEVELS * LEVEL_LINES * LINE;
 
 /// A collective mailbox: how many messages were posted to it and the segment offset of the
 /// latest sender's buffer. Writers store `offset` first, then bump `count` (release); protocol
@@ -104,19 +104,41 @@ pub struct Mailbox {
     pub offset: AtomicU64,
 }
 
+/// What an image last published about its team at one level, for peers that find it
+/// terminated: which team, and how many of that team's barriers and collectives it entered.
+/// Written by the owner only, before it signals anyone in that operation.
+#[repr(C, align(64))]
+pub struct Published {
+    /// Job-unique id of the team (`Team::id`).
+    pub team: AtomicU64,
+    /// Barriers of that team this image entered.
+    pub barriers: AtomicU64,
+    /// Collectives of that team this image entered.
+    pub collectives: AtomicU64,
+}
+
 impl Layout {
-    /// Offset of barrier round `r`'s counter.
-    pub fn barrier(r: usize) -> usize {
-        BARRIER + r * LINE
+    /// Offset of the block of team level `level`.
+    fn level(level: usize) -> usize {
+        debug_assert!(level < LEVELS);
+        BARRIER + level * LEVEL_LINES * LINE
     }
-    /// Offset of collective mailbox `k`: lines `0..ROUNDS` are written by the child at that tree
-    /// level, line `ROUNDS` by the tree parent.
-    pub fn coll_line(k: usize) -> usize {
-        COLL + k * LINE
+    /// Offset of barrier round `r`'s counter at team level `level`.
+    pub fn barrier(level: usize, r: usize) -> usize {
+        Layout::level(level) + r * LINE
     }
-    /// Offset of the counter children bump after reading this image's buffer.
-    pub fn coll_ack() -> usize {
-        COLL + (ROUNDS + 1) * LINE
+    /// Offset of collective mailbox `k` at team level `level`: lines `0..ROUNDS` are written by
+    /// the child at that tree level, line `ROUNDS` by the tree parent.
+    pub fn coll_line(level: usize, k: usize) -> usize {
+        Layout::level(level) + (ROUNDS + k) * LINE
+    }
+    /// Offset of the counter children bump after reading this image's buffer, at `level`.
+    pub fn coll_ack(level: usize) -> usize {
+        Layout::coll_line(level, ROUNDS + 1)
+    }
+    /// Offset of the [`Published`] line of team level `level`.
+    pub fn published(level: usize) -> usize {
+        Layout::level(level) + (ROUNDS + COLL_LINES) * LINE
     }
     /// Offset of the counter that image `src` bumps when it syncs with this image.
     pub fn sync_from(src: usize) -> usize {
@@ -135,3 +157,4 @@ impl Layout {
 const _: () = assert!(std::mem::size_of::<Header>() == 2 * LINE);
 const _: () = assert!(std::mem::size_of::<JobBlock>() <= LINE);
 const _: () = assert!(std::mem::size_of::<Mailbox>() == LINE);
+const _: () = assert!(std::mem::size_of::<Published>() == LINE);

@@ -1,0 +1,45 @@
+//! Failed and stopped images (Fortran 2018 5.3.6, 11.5): FAIL IMAGE, IMAGE_STATUS,
+//! FAILED_IMAGES, STOPPED_IMAGES and NUM_IMAGES(FAILED=), all in current-team numbering.
+
+use super::Runtime;
+use crate::engine::status;
+use crate::error::{CafResult, STAT_FAILED_IMAGE, STAT_STOPPED_IMAGE};
+use crate::transport::control::status::{ERROR_STOPPED, FAILED, STOPPED};
+use std::sync::atomic::Ordering;
+
+impl Runtime {
+    /// IMAGE_STATUS(image): 0 while executing, STAT_STOPPED_IMAGE once it initiated
+    /// termination, STAT_FAILED_IMAGE once it failed.
+    pub fn image_status(&self, image: i64) -> CafResult<i32> {
+        let j = self.team.resolve(image)?;
+        Ok(match status::of(&*self.tp, j) {
+            STOPPED | ERROR_STOPPED => STAT_STOPPED_IMAGE,
+            FAILED => STAT_FAILED_IMAGE,
+            _ => 0,
+        })
+    }
+
+    /// Team image indices, in increasing order, of the images that have failed (`failed`) or
+    /// initiated normal termination.
+    pub fn images_that(&self, failed: bool) -> Vec<i64> {
+        let want = if failed { FAILED } else { STOPPED };
+        let team = self.team.current();
+        (1..)
+            .zip(&team.members)
+            .filter(|(_, &j)| status::of(&*self.tp, j) == want)
+            .map(|(k, _)| k)
+            .collect()
+    }
+
+    /// FAIL IMAGE (Fortran 2018 11.5): this image stops taking part in the program without
+    /// terminating others; they see STAT_FAILED_IMAGE on operations that need it. The process
+    /// ends with status 0 (the supervisor counts a failed image as ended).
+    pub fn fail_image(&self) -> ! {
+        self.header.status.store(FAILED, Ordering::SeqCst);
+        self.job.failed.fetch_add(1, Ordering::SeqCst);
+        for j in 0..self.n {
+            self.tp.ring(j);
+        }
+        crate::sys::proc::exit(0)
+    }
+}
