@@ -12,6 +12,7 @@ pub mod stop;
 pub mod sync;
 pub mod sync_objects;
 pub mod transfer;
+pub mod vector;
 
 use std::ffi::c_char;
 
