@@ -3,11 +3,14 @@
 //! the runtime or engine, and turns errors into `stat`/`errmsg` or error termination.
 
 pub mod atomics;
+pub mod by_ref;
 pub mod collectives;
 pub mod descriptor;
 pub mod errors;
 pub mod images;
 pub mod memory;
+pub mod realloc;
+pub mod refs;
 pub mod stop;
 pub mod sync;
 pub mod sync_objects;

@@ -67,7 +67,7 @@ unsafe fn remote(
 ///
 /// # Safety
 /// `d` is a valid descriptor.
-unsafe fn local(d: *const GfcDescriptor, kind: c_int) -> Side {
+pub(super) unsafe fn local(d: *const GfcDescriptor, kind: c_int) -> Side {
     // SAFETY: guaranteed by the caller.
     let d = unsafe { desc(d) };
     Side {

@@ -12,6 +12,7 @@ pub mod event;
 mod float_ext;
 pub mod lock;
 pub mod reduce;
+pub mod refs;
 mod scalar;
 pub mod status;
 pub mod sync_images;
