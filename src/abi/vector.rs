@@ -3,6 +3,7 @@
 //! index checked against the array's bounds.
 
 use super::descriptor::GfcDescriptor;
+use crate::engine::refs::triplet;
 use crate::error::{CafError, CafResult};
 use std::ffi::{c_int, c_void};
 
@@ -69,17 +70,6 @@ pub unsafe fn read_indices(p: *const c_void, kind: c_int, n: usize) -> CafResult
             )))
         }
     })
-}
-
-/// The indices `lo:hi:stride` of a triplet.
-pub fn triplet(lo: i64, hi: i64, stride: i64) -> CafResult<Vec<i64>> {
-    if stride == 0 {
-        return Err(CafError::InvalidArgument(
-            "a subscript triplet has stride zero".into(),
-        ));
-    }
-    let n = ((hi - lo) / stride + 1).max(0);
-    Ok((0..n).map(|k| lo + k * stride).collect())
 }
 
 /// The indices dimension `k` selects.
