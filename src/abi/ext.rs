@@ -9,8 +9,8 @@ use crate::engine::transfer::{transfer, Side};
 use crate::engine::types::{Class, Ty};
 use crate::error::{CafError, CafResult};
 use crate::runtime::{self, Runtime};
-use crate::transport::plan::{count, normalise, span};
-use crate::transport::{Notification, Place};
+use crate::transport::plan::{normalise, span};
+use crate::transport::{Layout, Notification, Place};
 use std::ffi::{c_int, c_void};
 
 /// Wildcard for source images and tags.
@@ -32,7 +32,7 @@ unsafe fn section(x: *const CfiDesc) -> (usize, usize, Side) {
         b,
         Side {
             place: Place::Local(base),
-            dims,
+            layout: Layout::Strided(dims),
             ty: Ty::new(Class::Bytes, 1, x.elem_len),
         },
     )
@@ -40,7 +40,10 @@ unsafe fn section(x: *const CfiDesc) -> (usize, usize, Side) {
 
 /// Whether a side's elements are contiguous in increasing address order.
 fn is_packed(s: &Side) -> bool {
-    let d = normalise(&s.dims);
+    let Layout::Strided(dims) = &s.layout else {
+        return false;
+    };
+    let d = normalise(dims);
     d.is_empty() || (d.len() == 1 && d[0].stride == s.ty.size as isize)
 }
 
@@ -149,7 +152,7 @@ pub unsafe extern "C" fn ferrocaf_notify_put(
     let ((lo, hi, xs), (slo, shi, ss)) = unsafe { (section(x), section(src)) };
     let r = user_tag(tag).and_then(|tag| {
         let (img, dst) = remote_side(rt, image, lo, hi, &xs)?;
-        if count(&dst.dims) != count(&ss.dims) || dst.ty.size != ss.ty.size {
+        if dst.layout.count() != ss.layout.count() || dst.ty.size != ss.ty.size {
             return Err(CafError::InvalidArgument(
                 "notify_put: source and destination differ in size or element length".into(),
             ));
@@ -195,7 +198,7 @@ pub unsafe extern "C" fn ferrocaf_notify_get(
     let ((_, _, ds), (lo, hi, xs)) = unsafe { (section(dst), section(x)) };
     let r = user_tag(tag).and_then(|tag| {
         let (img, src) = remote_side(rt, image, lo, hi, &xs)?;
-        if count(&src.dims) != count(&ds.dims) || src.ty.size != ds.ty.size {
+        if src.layout.count() != ds.layout.count() || src.ty.size != ds.ty.size {
             return Err(CafError::InvalidArgument(
                 "notify_get: source and destination differ in size or element length".into(),
             ));

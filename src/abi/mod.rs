@@ -3,6 +3,7 @@
 //! the runtime or engine, and turns errors into `stat`/`errmsg` or error termination.
 
 pub mod atomics;
+pub mod by_ref;
 pub mod cfi;
 pub mod collectives;
 pub mod descriptor;
@@ -10,12 +11,15 @@ pub mod errors;
 pub mod ext;
 pub mod images;
 pub mod memory;
+pub mod realloc;
+pub mod refs;
 pub mod status;
 pub mod stop;
 pub mod sync;
 pub mod sync_objects;
 pub mod teams;
 pub mod transfer;
+pub mod vector;
 
 use std::ffi::c_char;
 

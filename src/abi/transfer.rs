@@ -1,60 +1,64 @@
-//! Coindexed reads and writes: `y = x[j]`, `x[j] = y`, `x[i] = y[j]` on scalars and (strided)
-//! sections of any rank.
+//! Coindexed reads and writes: `y = x[j]`, `x[j] = y`, `x[i] = y[j]` on scalars, (strided)
+//! sections of any rank and vector-subscripted sections.
 
 use super::descriptor::{desc, GfcDescriptor};
 use super::errors::finish;
+use super::vector::{offsets, CafVector};
 use super::CafToken;
 use crate::engine::transfer::{transfer, Side};
 use crate::error::{CafError, CafResult};
+use crate::runtime::registry::Token;
 use crate::runtime::{self, Runtime};
-use crate::transport::plan::{count, span};
-use crate::transport::Place;
+use crate::transport::{Layout, Place};
 use std::ffi::{c_int, c_void};
 
-/// Rejects vector subscripts, which this entry point does not decode yet.
-fn no_vector(v: *const c_void) -> CafResult<()> {
-    if v.is_null() {
-        Ok(())
-    } else {
-        Err(CafError::InvalidArgument(
-            "vector subscripts on coindexed objects are not supported yet".into(),
-        ))
+/// Checks that bytes `lo..hi` relative to byte `offset` of the coarray of `t` lie inside it.
+fn inside(t: &Token, offset: usize, (lo, hi): (isize, isize)) -> CafResult<()> {
+    let (first, end) = (offset as isize + lo, offset as isize + hi);
+    if first < 0 || end > t.size as isize {
+        return Err(CafError::InvalidArgument(format!(
+            "the coindexed section (bytes {first}..{end}) lies outside the coarray ({} bytes)",
+            t.size
+        )));
     }
+    Ok(())
 }
 
 /// The remote side of an access: image `image` (team numbering), byte `offset` into the
-/// coarray of `token`, laid out like `d`.
+/// coarray of `token`, laid out like `d`, or selected by the vector subscripts `vecs`.
 ///
 /// # Safety
-/// `token` was created by this runtime; `d` is a valid descriptor.
+/// `token` was created by this runtime; `d` is a valid descriptor; `vecs` is null or holds one
+/// valid `caf_vector_t` per dimension of `d`.
 unsafe fn remote(
     rt: &Runtime,
     token: CafToken,
     offset: usize,
     image: c_int,
     d: *const GfcDescriptor,
+    vecs: *const CafVector,
     kind: c_int,
 ) -> CafResult<Side> {
     let img = rt.team.resolve(image as i64)?;
     // SAFETY: guaranteed by the caller.
     let (t, d) = unsafe { (super::token(token), desc(d)) };
-    let dims = d.dims();
-    if count(&dims) > 0 {
-        let (lo, hi) = span(&dims, d.dtype.elem_len);
-        let (first, end) = (offset as isize + lo, offset as isize + hi);
-        if first < 0 || end > t.size as isize {
-            return Err(CafError::InvalidArgument(format!(
-                "the coindexed section (bytes {first}..{end}) lies outside the coarray ({} bytes)",
-                t.size
-            )));
-        }
+    let place = Place::Remote {
+        image: img,
+        offset: t.offset + offset,
+    };
+    let (shift, layout) = if vecs.is_null() {
+        (0, Layout::Strided(d.dims()))
+    } else {
+        // SAFETY: guaranteed by the caller.
+        Layout::from_lists(unsafe { offsets(d, vecs) }?)
+    };
+    if layout.count() > 0 {
+        let (lo, hi) = layout.span(d.dtype.elem_len);
+        inside(t, offset, (lo + shift, hi + shift))?;
     }
     Ok(Side {
-        place: Place::Remote {
-            image: img,
-            offset: t.offset + offset,
-        },
-        dims,
+        place: place.shifted(shift),
+        layout,
         ty: d.ty(kind),
     })
 }
@@ -63,12 +67,12 @@ unsafe fn remote(
 ///
 /// # Safety
 /// `d` is a valid descriptor.
-unsafe fn local(d: *const GfcDescriptor, kind: c_int) -> Side {
+pub(super) unsafe fn local(d: *const GfcDescriptor, kind: c_int) -> Side {
     // SAFETY: guaranteed by the caller.
     let d = unsafe { desc(d) };
     Side {
         place: Place::Local(d.base_addr as usize),
-        dims: d.dims(),
+        layout: Layout::Strided(d.dims()),
         ty: d.ty(kind),
     }
 }
@@ -84,7 +88,7 @@ pub unsafe extern "C" fn _gfortran_caf_get(
     offset: usize,
     image: c_int,
     src: *const GfcDescriptor,
-    src_vector: *const c_void,
+    src_vector: *const CafVector,
     dst: *const GfcDescriptor,
     src_kind: c_int,
     dst_kind: c_int,
@@ -92,14 +96,10 @@ pub unsafe extern "C" fn _gfortran_caf_get(
     stat: *mut c_int,
 ) {
     let rt = runtime::get();
-    let r = no_vector(src_vector).and_then(|_| {
+    // SAFETY: forwarded from the caller.
+    let r = unsafe { remote(rt, token, offset, image, src, src_vector, src_kind) }.and_then(|s| {
         // SAFETY: forwarded from the caller.
-        let (s, d) = unsafe {
-            (
-                remote(rt, token, offset, image, src, src_kind)?,
-                local(dst, dst_kind),
-            )
-        };
+        let d = unsafe { local(dst, dst_kind) };
         transfer(&*rt.tp, &d, &s, may_require_tmp)?;
         rt.after_access(&s, true)
     });
@@ -118,7 +118,7 @@ pub unsafe extern "C" fn _gfortran_caf_send(
     offset: usize,
     image: c_int,
     dst: *const GfcDescriptor,
-    dst_vector: *const c_void,
+    dst_vector: *const CafVector,
     src: *const GfcDescriptor,
     dst_kind: c_int,
     src_kind: c_int,
@@ -127,14 +127,10 @@ pub unsafe extern "C" fn _gfortran_caf_send(
     _team: *const c_void,
 ) {
     let rt = runtime::get();
-    let r = no_vector(dst_vector).and_then(|_| {
+    // SAFETY: forwarded from the caller.
+    let r = unsafe { remote(rt, token, offset, image, dst, dst_vector, dst_kind) }.and_then(|d| {
         // SAFETY: forwarded from the caller.
-        let (d, s) = unsafe {
-            (
-                remote(rt, token, offset, image, dst, dst_kind)?,
-                local(src, src_kind),
-            )
-        };
+        let s = unsafe { local(src, src_kind) };
         transfer(&*rt.tp, &d, &s, may_require_tmp)?;
         rt.after_access(&d, false)
     });
@@ -152,32 +148,32 @@ pub unsafe extern "C" fn _gfortran_caf_sendget(
     dst_offset: usize,
     dst_image: c_int,
     dst: *const GfcDescriptor,
-    dst_vector: *const c_void,
+    dst_vector: *const CafVector,
     src_token: CafToken,
     src_offset: usize,
     src_image: c_int,
     src: *const GfcDescriptor,
-    src_vector: *const c_void,
+    src_vector: *const CafVector,
     dst_kind: c_int,
     src_kind: c_int,
     may_require_tmp: bool,
     stat: *mut c_int,
 ) {
     let rt = runtime::get();
-    let r = no_vector(dst_vector)
-        .and(no_vector(src_vector))
-        .and_then(|_| {
-            // SAFETY: forwarded from the caller.
-            let (d, s) = unsafe {
-                (
-                    remote(rt, dst_token, dst_offset, dst_image, dst, dst_kind)?,
-                    remote(rt, src_token, src_offset, src_image, src, src_kind)?,
-                )
-            };
+    // SAFETY: forwarded from the caller.
+    let r = unsafe {
+        remote(
+            rt, dst_token, dst_offset, dst_image, dst, dst_vector, dst_kind,
+        )
+        .and_then(|d| {
+            let s = remote(
+                rt, src_token, src_offset, src_image, src, src_vector, src_kind,
+            )?;
             transfer(&*rt.tp, &d, &s, may_require_tmp)?;
             rt.after_access(&s, true)?;
             rt.after_access(&d, false)
-        });
+        })
+    };
     // SAFETY: forwarded from the caller.
     unsafe { finish(r, stat, std::ptr::null_mut(), 0, "coindexed copy") };
 }

@@ -14,6 +14,7 @@ mod float_ext;
 pub mod lock;
 pub mod notify;
 pub mod reduce;
+pub mod refs;
 mod scalar;
 pub mod status;
 pub mod sync_images;

@@ -1,20 +1,21 @@
-//! Data movement with kind conversion: GET, SEND and SENDGET of whole (strided) sections.
+//! Data movement with kind conversion: GET, SEND and SENDGET of whole (strided or
+//! vector-subscripted) sections.
 //! Same-representation moves go straight through one copy plan; converting moves gather the
 //! source once into a packed buffer, convert it, and scatter it once.
 
 use super::convert::convert;
 use super::types::Ty;
 use crate::error::{CafError, CafResult};
-use crate::transport::plan::{contiguous, count};
-use crate::transport::{CopyPlan, Dim, Place, Transport};
+use crate::transport::plan::{contiguous, Layout};
+use crate::transport::{CopyPlan, Place, Transport};
 
 /// One side of a transfer: where, which layout, which element type.
 #[derive(Clone, Debug)]
 pub struct Side {
     /// Base of the section (its first element in array element order).
     pub place: Place,
-    /// Dimensions, fastest first, strides in bytes.
-    pub dims: Vec<Dim>,
+    /// Shape relative to `place`: strided dimensions or gather/scatter lists, fastest first.
+    pub layout: Layout,
     /// Element type.
     pub ty: Ty,
 }
@@ -22,7 +23,7 @@ pub struct Side {
 /// Copies `src` to `dst`, converting kinds, broadcasting a scalar source, and staging through
 /// a temporary when `may_alias` is set and the two sides overlap.
 pub fn transfer(tp: &dyn Transport, dst: &Side, src: &Side, may_alias: bool) -> CafResult<()> {
-    let (nd, ns) = (count(&dst.dims), count(&src.dims));
+    let (nd, ns) = (dst.layout.count(), src.layout.count());
     if nd == 0 {
         return Ok(());
     }
@@ -32,7 +33,7 @@ pub fn transfer(tp: &dyn Transport, dst: &Side, src: &Side, may_alias: bool) -> 
         )));
     }
     if dst.ty.same_repr(&src.ty) {
-        let plan = CopyPlan::new(dst.ty.size, &dst.dims, &src.dims);
+        let plan = CopyPlan::with(dst.ty.size, dst.layout.clone(), src.layout.clone());
         if may_alias && overlaps(tp, dst, src, &plan) {
             let tmp = gather(tp, src, ns);
             scatter(tp, dst, &tmp, ns);
@@ -51,14 +52,16 @@ pub fn transfer(tp: &dyn Transport, dst: &Side, src: &Side, may_alias: bool) -> 
 /// Copies the `n` elements of `src` into a new packed local buffer.
 fn gather(tp: &dyn Transport, src: &Side, n: usize) -> Vec<u8> {
     let mut buf = vec![0u8; n * src.ty.size];
-    let plan = CopyPlan::new(src.ty.size, &contiguous(n, src.ty.size), &src.dims);
+    let packed = Layout::Strided(contiguous(n, src.ty.size));
+    let plan = CopyPlan::with(src.ty.size, packed, src.layout.clone());
     tp.copy(Place::Local(buf.as_mut_ptr() as usize), src.place, &plan);
     buf
 }
 
 /// Copies `n` packed elements (or one, broadcast) from `buf` into `dst`.
 fn scatter(tp: &dyn Transport, dst: &Side, buf: &[u8], n: usize) {
-    let plan = CopyPlan::new(dst.ty.size, &dst.dims, &contiguous(n, dst.ty.size));
+    let packed = Layout::Strided(contiguous(n, dst.ty.size));
+    let plan = CopyPlan::with(dst.ty.size, dst.layout.clone(), packed);
     tp.copy(dst.place, Place::Local(buf.as_ptr() as usize), &plan);
 }
 

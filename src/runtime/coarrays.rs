@@ -60,13 +60,7 @@ impl Runtime {
             Register::Lock => (size.saturating_mul(LOCK_SLOT), RegKind::Lock),
             Register::Event => (size.saturating_mul(EVENT_SLOT), RegKind::Event),
             Register::TokenOnly => {
-                let t = Box::new(Token {
-                    offset: 0,
-                    size: 0,
-                    kind: RegKind::Component,
-                    heap: HeapKind::None,
-                });
-                return Ok((Box::into_raw(t), 0));
+                return Ok((self.component_token(), 0));
             }
             // SAFETY: forwarded from the caller.
             Register::MemoryOnly => return unsafe { self.allocate_component(size, token) },
@@ -97,18 +91,30 @@ impl Runtime {
         size: usize,
         token: *mut Token,
     ) -> CafResult<(*mut Token, usize)> {
-        if token.is_null() {
-            return Err(CafError::InvalidArgument(
-                "component memory requested for a missing token".into(),
-            ));
-        }
+        let token = if self.registry.is_component(token as usize) {
+            token
+        } else {
+            self.component_token()
+        };
         let off = Runtime::heap(&self.local).alloc(size)?;
-        // SAFETY: non-null tokens passed back by compiled code are ones this runtime created.
+        // SAFETY: `token` is a live component token of this runtime (checked above).
         let t = unsafe { &mut *token };
         t.offset = off;
         t.size = size;
         t.heap = HeapKind::Local;
         Ok((token, self.local_addr(off)))
+    }
+
+    /// A new component token without memory (register type 7).
+    fn component_token(&self) -> *mut Token {
+        let t = Box::into_raw(Box::new(Token {
+            offset: 0,
+            size: 0,
+            kind: RegKind::Component,
+            heap: HeapKind::None,
+        }));
+        self.registry.add_component(t as usize);
+        t
     }
 
     /// Frees a registration. `keep_token` is gfortran's DEALLOCATE_ONLY (components). Symmetric
@@ -144,6 +150,7 @@ impl Runtime {
         t.heap = HeapKind::None;
         t.size = 0;
         if !keep_token {
+            self.registry.remove_component(token as usize);
             // SAFETY: the token was created by Box::into_raw in `register` and compiled code
             // forgets it after this call (gfortran nulls its token variable).
             drop(unsafe { Box::from_raw(token) });

@@ -6,7 +6,6 @@ use super::Runtime;
 use crate::engine::attach::Attachment;
 use crate::engine::transfer::Side;
 use crate::error::{CafError, CafResult};
-use crate::transport::plan::{count, span};
 use crate::transport::Place;
 
 impl Runtime {
@@ -58,10 +57,10 @@ impl Runtime {
         let Place::Remote { image, offset } = side.place else {
             return Ok(());
         };
-        if count(&side.dims) == 0 {
+        if side.layout.count() == 0 {
             return Ok(());
         }
-        let (lo, hi) = span(&side.dims, side.ty.size);
+        let (lo, hi) = side.layout.span(side.ty.size);
         let (lo, hi) = (
             (offset as isize + lo) as usize,
             (offset as isize + hi) as usize,

@@ -1,7 +1,7 @@
 //! Coarray tokens: what `_gfortran_caf_register` hands back to compiled code, and the reverse
 //! map from segment offsets to tokens (used by extensions that receive plain addresses).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Mutex;
 
 /// What a registration reserved (gfortran's `caf_register_t`).
@@ -41,10 +41,12 @@ pub struct Token {
     pub heap: HeapKind,
 }
 
-/// Offset -> (token address, size) for every live symmetric registration.
+/// Offset -> (token address, size) for every live symmetric registration, and the live
+/// component tokens.
 #[derive(Debug, Default)]
 pub struct Registry {
     by_offset: Mutex<BTreeMap<usize, (usize, usize)>>,
+    components: Mutex<BTreeSet<usize>>,
 }
 
 impl Registry {
@@ -63,6 +65,32 @@ impl Registry {
         let map = self.map();
         let (&start, &(tok, size)) = map.range(..=off).next_back()?;
         (off < start + size.max(1)).then_some((tok, start, size))
+    }
+
+    /// Records a component token created by this runtime.
+    pub fn add_component(&self, token: usize) {
+        self.components
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .insert(token);
+    }
+
+    /// Forgets a component token.
+    pub fn remove_component(&self, token: usize) {
+        self.components
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .remove(&token);
+    }
+
+    /// Whether `token` is a live component token of this runtime. gfortran 12 does not register
+    /// every component token (nested components of scalar coarrays), so an allocation may
+    /// arrive with an uninitialised token slot.
+    pub fn is_component(&self, token: usize) -> bool {
+        self.components
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .contains(&token)
     }
 
     fn map(&self) -> std::sync::MutexGuard<'_, BTreeMap<usize, (usize, usize)>> {

@@ -3,10 +3,13 @@
 
 pub mod control;
 pub mod plan;
+mod plan_run;
+#[cfg(test)]
+mod plan_tests;
 pub mod ring;
 pub mod shm;
 
-pub use plan::{CopyPlan, Dim};
+pub use plan::{CopyPlan, Dim, Layout};
 pub use ring::{Full, Notification};
 
 /// One end of a data movement: memory of this process, or an offset in some image's segment.
@@ -21,6 +24,19 @@ pub enum Place {
         /// Byte offset from the start of that image's segment.
         offset: usize,
     },
+}
+
+impl Place {
+    /// The place `delta` bytes further on (a section's first element from its array's base).
+    pub fn shifted(self, delta: isize) -> Place {
+        match self {
+            Place::Local(a) => Place::Local(a.wrapping_add(delta as usize)),
+            Place::Remote { image, offset } => Place::Remote {
+                image,
+                offset: offset.wrapping_add(delta as usize),
+            },
+        }
+    }
 }
 
 /// Width and operation of a remote atomic read-modify-write.

@@ -1,0 +1,182 @@
+//! gfortran's `caf_reference_t` chains (the `*_by_ref` entry points) decoded into engine
+//! [`Ref`]s, and the loads the walk makes on the target image: pointers and array descriptors
+//! of allocatable components, read through the same-address mapping after a bounds check.
+
+use super::descriptor::GfcDescriptor;
+use super::vector::read_indices;
+use crate::engine::refs::{ArrayDim, Chase, Ref, Sub};
+use crate::error::{CafError, CafResult};
+use std::ffi::{c_int, c_void};
+
+/// One link of gfortran's reference chain (`caf_reference_t`).
+#[repr(C)]
+pub struct CafRef {
+    /// The next link, or null.
+    pub next: *const CafRef,
+    /// 0 COMPONENT, 1 ARRAY, 2 STATIC_ARRAY.
+    pub type_: c_int,
+    /// Bytes per item of the referenced object.
+    pub item_size: usize,
+    /// Component or array data.
+    pub u: RefU,
+}
+
+/// The payload of a [`CafRef`].
+#[repr(C)]
+pub union RefU {
+    /// COMPONENT: `[offset, caf_token_offset]` (a token offset of 0: not allocatable).
+    pub c: [isize; 2],
+    /// ARRAY and STATIC_ARRAY.
+    pub a: std::mem::ManuallyDrop<ArrRef>,
+}
+
+/// The array part of a [`CafRef`].
+#[repr(C)]
+pub struct ArrRef {
+    /// Per-dimension mode: 0 NONE (end), 1 VECTOR, 2 FULL, 3 RANGE, 4 SINGLE, 5 OPEN_END,
+    /// 6 OPEN_START.
+    pub mode: [u8; 15],
+    /// BT_* type of a STATIC_ARRAY's elements.
+    pub static_array_type: c_int,
+    /// Per-dimension subscripts.
+    pub dim: [ArrDim; 15],
+}
+
+/// One dimension of an [`ArrRef`]: `[start, end, stride]` or a vector.
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub union ArrDim {
+    /// Triplet-like modes.
+    pub s: [i64; 3],
+    /// VECTOR.
+    pub v: VecDim,
+}
+
+/// A vector subscript inside an [`ArrDim`].
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub struct VecDim {
+    /// The indices.
+    pub vector: *const c_void,
+    /// Number of indices.
+    pub nvec: usize,
+    /// Their integer kind.
+    pub kind: c_int,
+}
+
+/// Decodes a chain; also returns the item size of its last link (the element size).
+///
+/// # Safety
+/// `r` is a valid chain as gfortran 12 builds it (vectors readable).
+pub unsafe fn decode(mut r: *const CafRef) -> CafResult<(Vec<Ref>, usize)> {
+    let (mut out, mut item) = (Vec::new(), 0);
+    while !r.is_null() {
+        // SAFETY: guaranteed by the caller.
+        let l = unsafe { &*r };
+        item = l.item_size;
+        out.push(match l.type_ {
+            0 => {
+                // SAFETY: type 0 selects the component member.
+                let [offset, tok] = unsafe { l.u.c };
+                Ref::Component {
+                    offset,
+                    allocatable: tok > 0,
+                }
+            }
+            // SAFETY: types 1 and 2 select the array member.
+            1 => Ref::Array(unsafe { subs(&l.u.a, false) }?),
+            // SAFETY: as above.
+            2 => Ref::StaticArray(unsafe { subs(&l.u.a, true) }?, l.item_size),
+            t => {
+                return Err(CafError::InvalidArgument(format!(
+                    "unknown reference type {t}"
+                )))
+            }
+        });
+        r = l.next;
+    }
+    Ok((out, item))
+}
+
+/// The subscripts of an array link; for arrays without descriptor FULL carries its range.
+///
+/// # Safety
+/// As for [`decode`].
+unsafe fn subs(a: &ArrRef, stat: bool) -> CafResult<Vec<Sub>> {
+    let mut out = Vec::new();
+    for (k, &m) in a.mode.iter().enumerate().take_while(|(_, m)| **m != 0) {
+        // SAFETY: modes other than VECTOR use the triplet member.
+        let [s, e, st] = unsafe { a.dim[k].s };
+        out.push(match m {
+            1 => {
+                // SAFETY: VECTOR uses the vector member, which gfortran fills in.
+                let v = unsafe { a.dim[k].v };
+                // SAFETY: the vector holds nvec integers of its kind.
+                Sub::Vector(unsafe { read_indices(v.vector, v.kind, v.nvec) }?)
+            }
+            2 if stat => Sub::Range(s, e, st),
+            2 => Sub::Full,
+            3 => Sub::Range(s, e, st),
+            4 => Sub::Single(s),
+            5 => Sub::OpenEnd(s, st),
+            6 => Sub::OpenStart(e, st),
+            m => {
+                return Err(CafError::InvalidArgument(format!(
+                    "unknown array reference mode {m}"
+                )))
+            }
+        });
+    }
+    Ok(out)
+}
+
+/// Loads from one image's segment, `[lo, hi)` in this process's address space.
+pub struct Segment {
+    /// First byte of the segment.
+    pub lo: usize,
+    /// One past its last byte.
+    pub hi: usize,
+}
+
+impl Segment {
+    /// Checks that `len` bytes at `addr` lie in the segment.
+    pub fn check(&self, addr: usize, len: usize) -> CafResult<()> {
+        if addr >= self.lo && addr.checked_add(len).is_some_and(|e| e <= self.hi) {
+            Ok(())
+        } else {
+            Err(CafError::InvalidArgument(format!(
+                "a component reference leads outside the target image's memory (address {addr:#x})"
+            )))
+        }
+    }
+}
+
+impl Chase for Segment {
+    fn load_ptr(&self, addr: usize) -> CafResult<usize> {
+        self.check(addr, 8)?;
+        // SAFETY: the word lies in a mapped segment (checked above).
+        Ok(unsafe { (addr as *const usize).read_unaligned() })
+    }
+
+    fn array(&self, addr: usize) -> CafResult<(usize, Vec<ArrayDim>)> {
+        self.check(addr, 40)?;
+        // SAFETY: the header lies in a mapped segment (checked above).
+        let d = unsafe { &*(addr as *const GfcDescriptor) };
+        if d.base_addr.is_null() {
+            // An unallocated array: the rest of its descriptor may be uninitialised.
+            return Ok((0, Vec::new()));
+        }
+        self.check(addr, 40 + 24 * d.rank())?;
+        let dims = (0..d.rank())
+            .map(|k| {
+                let g = d.dim_at(k);
+                ArrayDim {
+                    lbound: g.lbound as i64,
+                    ubound: g.ubound as i64,
+                    stride: g.stride.wrapping_mul(d.span()),
+                }
+            })
+            .collect();
+        Ok((d.base_addr as usize, dims))
+    }
+}

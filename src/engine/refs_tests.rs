@@ -1,0 +1,88 @@
+//! Unit tests of the reference-chain walk against a fake target image.
+
+use super::*;
+
+/// Memory of a fake image: a pointer at 1000 to data at 5000, and a descriptor at 2000.
+struct Fake;
+
+impl Chase for Fake {
+    fn load_ptr(&self, addr: usize) -> CafResult<usize> {
+        Ok(if addr == 1000 { 5000 } else { 0 })
+    }
+    fn array(&self, addr: usize) -> CafResult<(usize, Vec<ArrayDim>)> {
+        let dim = |lbound, ubound, stride| ArrayDim {
+            lbound,
+            ubound,
+            stride,
+        };
+        Ok(match addr {
+            2000 => (8000, vec![dim(0, 9, 4), dim(1, 3, 40)]),
+            _ => (0, Vec::new()),
+        })
+    }
+}
+
+fn comp(offset: isize, allocatable: bool) -> Ref {
+    Ref::Component {
+        offset,
+        allocatable,
+    }
+}
+
+#[test]
+fn element_then_allocatable_section() {
+    // c(2)%b(1:7:3, 2) with c's elements 100 bytes apart, b's descriptor at byte 0 of c(2).
+    let refs = [
+        Ref::StaticArray(vec![Sub::Single(1)], 100),
+        comp(0, true),
+        Ref::Array(vec![Sub::Range(1, 7, 3), Sub::Single(2)]),
+    ];
+    let t = walk(1900, &refs, &Fake).unwrap().unwrap();
+    assert_eq!(t.addr, 8000);
+    assert_eq!(t.lists, vec![vec![4, 16, 28], vec![40]]);
+    assert_eq!(t.shape, vec![3]);
+}
+
+#[test]
+fn scalar_pointer_and_unallocated() {
+    let t = walk(900, &[comp(100, true)], &Fake).unwrap().unwrap();
+    assert_eq!((t.addr, t.lists.len()), (5000, 0));
+    assert_eq!(walk(0, &[comp(7, true)], &Fake), Ok(None));
+    let refs = [comp(0, true), Ref::Array(vec![Sub::Full])];
+    assert_eq!(walk(3000, &refs, &Fake), Ok(None));
+}
+
+#[test]
+fn bounds_and_shape_errors() {
+    let refs = [
+        comp(0, true),
+        Ref::Array(vec![Sub::Vector(vec![3, 10]), Sub::Full]),
+    ];
+    let e = walk(2000, &refs, &Fake).unwrap_err();
+    assert!(
+        e.to_string()
+            .contains("subscript 10 is out of bounds (0:9)"),
+        "{e}"
+    );
+    let refs = [comp(0, true), Ref::Array(vec![Sub::Full])];
+    assert!(walk(2000, &refs, &Fake).is_err());
+    let refs = [Ref::Array(vec![Sub::Single(2)]), comp(0, true)];
+    assert!(walk(2000, &refs, &Fake).is_err());
+    let refs = [
+        Ref::StaticArray(vec![Sub::Range(0, 4, 2)], 8),
+        comp(0, true),
+    ];
+    assert!(walk(1000, &refs, &Fake).is_err());
+}
+
+#[test]
+fn open_ranges_and_constant_offsets_after_the_section() {
+    let refs = [
+        comp(0, true),
+        Ref::Array(vec![Sub::OpenEnd(8, 1), Sub::OpenStart(2, 1)]),
+        comp(0, false),
+    ];
+    let t = walk(2000, &refs, &Fake).unwrap().unwrap();
+    assert_eq!(t.lists, vec![vec![32, 36], vec![0, 40]]);
+    assert_eq!(t.shape, vec![2, 2]);
+}
