@@ -55,6 +55,14 @@ impl Runtime {
         token: *mut Token,
         slot: usize,
     ) -> CafResult<(*mut Token, usize)> {
+        // gfortran 12 registers with COARRAY_ALLOC (collective!) when intrinsic assignment
+        // allocates an unallocated allocatable component (`x%b = [...]`) on one image; the slot
+        // then holds that component's token. Serving it from the symmetric heap would make the
+        // images' heaps diverge, so it is a component allocation.
+        if how == Register::Coarray && self.registry.is_component(token as usize) {
+            // SAFETY: forwarded from the caller.
+            return unsafe { self.allocate_component(size, token) };
+        }
         let (bytes, kind) = match how {
             Register::Coarray => (size, RegKind::Coarray),
             Register::Lock => (size.saturating_mul(LOCK_SLOT), RegKind::Lock),
