@@ -3,6 +3,7 @@
 //! the runtime or engine, and turns errors into `stat`/`errmsg` or error termination.
 
 pub mod atomics;
+pub mod co_reduce;
 pub mod collectives;
 pub mod descriptor;
 pub mod errors;
