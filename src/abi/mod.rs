@@ -9,6 +9,7 @@ pub mod descriptor;
 pub mod errors;
 pub mod images;
 pub mod memory;
+pub mod random;
 pub mod stop;
 pub mod sync;
 pub mod sync_objects;

@@ -11,6 +11,7 @@ mod convert_num;
 pub mod event;
 mod float_ext;
 pub mod lock;
+pub mod random;
 pub mod reduce;
 mod scalar;
 pub mod status;
