@@ -185,12 +185,13 @@ pub unsafe extern "C" fn _gfortran_caf_sendget_by_ref(
         None => return,
     };
     // SAFETY: forwarded from the caller.
-    let r = unsafe { remote(rt, dst_token, dst_image, dst_refs, dst_type, dst_kind) }
-        .and_then(|(d, _)| {
+    let r = unsafe { remote(rt, dst_token, dst_image, dst_refs, dst_type, dst_kind) }.and_then(
+        |(d, _)| {
             transfer(&*rt.tp, &d, &s, may_require_tmp)?;
             rt.after_access(&s, true)?;
             rt.after_access(&d, false)
-        });
+        },
+    );
     // SAFETY: forwarded from the caller.
     unsafe { finish(r, dst_stat, std::ptr::null_mut(), 0, "coindexed copy") };
 }

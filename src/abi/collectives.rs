@@ -1,7 +1,7 @@
 //! Collective subroutines: CO_SUM, CO_MIN, CO_MAX, CO_BROADCAST.
 
 use super::descriptor::{desc, GfcDescriptor};
-use super::errors::finish;
+use super::errors::{collective_errmsg, finish};
 use super::ErrMsg;
 use crate::engine::reduce::{combine, ReduceOp};
 use crate::engine::types::{Class, Ty};
@@ -39,6 +39,7 @@ unsafe fn reduce(
     what: &str,
 ) {
     let rt = runtime::get();
+    let (errmsg, a_len, errmsg_len) = collective_errmsg(errmsg, a_len, errmsg_len);
     // SAFETY: guaranteed by the caller.
     let d = unsafe { desc(a) };
     let ty = element_type(d, a_len);
@@ -153,6 +154,7 @@ pub unsafe extern "C" fn _gfortran_caf_co_broadcast(
     errmsg_len: usize,
 ) {
     let rt = runtime::get();
+    let (errmsg, _, errmsg_len) = collective_errmsg(errmsg, 0, errmsg_len);
     // SAFETY: guaranteed by the caller.
     let d = unsafe { desc(a) };
     let r = rt.collective(

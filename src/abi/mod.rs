@@ -5,12 +5,14 @@
 pub mod atomics;
 pub mod by_ref;
 pub mod cfi;
+pub mod co_reduce;
 pub mod collectives;
 pub mod descriptor;
 pub mod errors;
 pub mod ext;
 pub mod images;
 pub mod memory;
+pub mod random;
 pub mod realloc;
 pub mod refs;
 pub mod status;

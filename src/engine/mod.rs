@@ -13,6 +13,7 @@ pub mod event;
 mod float_ext;
 pub mod lock;
 pub mod notify;
+pub mod random;
 pub mod reduce;
 pub mod refs;
 mod scalar;

@@ -3,7 +3,7 @@
 
 use super::Runtime;
 use crate::engine::collective::{Combine, Kind};
-use crate::error::CafResult;
+use crate::error::{CafError, CafResult};
 use crate::transport::plan::{contiguous, count};
 use crate::transport::{CopyPlan, Dim};
 
@@ -62,21 +62,32 @@ impl Runtime {
                 true,
             ),
         };
-        let n = count(dims);
+        // An unallocated allocatable argument (the only way to get a null base: even zero-size
+        // arrays have an address; its bounds and element size are then stale): take part with
+        // no data, so the collective stays matched on every image, then report it.
+        let missing = base == 0;
+        let n = if missing { 0 } else { count(dims) };
         let bytes = n * elem;
         let off = Runtime::heap(&self.local).alloc(bytes)?;
         let buf = self.local_addr(off);
         let packed = contiguous(n, elem);
-        // SAFETY: `base`/`dims` describe the caller's array; `buf` has `bytes` bytes.
-        unsafe { CopyPlan::new(elem, &packed, dims).run(buf, base) };
+        if !missing {
+            // SAFETY: `base`/`dims` describe the caller's array; `buf` has `bytes` bytes.
+            unsafe { CopyPlan::new(elem, &packed, dims).run(buf, base) };
+        }
         let r = self
             .collectives
             .run(&*self.tp, &self.waiter, &self.team, off, bytes, kind);
-        if r.is_ok() && receives {
+        if r.is_ok() && receives && !missing {
             // SAFETY: as above, in the other direction.
             unsafe { CopyPlan::new(elem, dims, &packed).run(base, buf) };
         }
         Runtime::heap(&self.local).free(off);
+        if r.is_ok() && missing {
+            return Err(CafError::InvalidArgument(
+                "the collective's argument is not allocated on this image".into(),
+            ));
+        }
         r
     }
 }

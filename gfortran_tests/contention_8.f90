@@ -1,0 +1,66 @@
+! Tests: eight images hammering image 1: ATOMIC_ADD on one counter, a LOCK-guarded and a
+! CRITICAL-guarded plain counter, ATOMIC_CAS as a spin lock, and EVENT POSTs to one event;
+! every total must be exact. Also runs with more images than CPUs (waiters must sleep).
+! test: images 8
+! test: count {n} PASS
+! test: timeout 120
+program contention_test
+  use iso_fortran_env, only: atomic_int_kind, lock_type, event_type
+  implicit none
+  integer, parameter :: k = 500
+  integer(atomic_int_kind) :: cnt[*], spin[*], old
+  type(lock_type) :: l[*]
+  type(event_type) :: ev[*]
+  integer :: locked[*], crit[*], spun[*]
+  integer :: me, n, i
+
+  me = this_image()
+  n = num_images()
+  cnt = 0
+  spin = 0
+  locked = 0
+  crit = 0
+  spun = 0
+  sync all
+
+  do i = 1, k
+    call atomic_add(cnt[1], 1)
+    lock(l[1])
+    locked[1] = locked[1] + 1
+    unlock(l[1])
+    critical
+      crit[1] = crit[1] + 1
+    end critical
+    do
+      call atomic_cas(spin[1], old, 0, me)
+      if (old == 0) exit
+    end do
+    spun[1] = spun[1] + 1
+    call atomic_define(spin[1], 0)
+    event post(ev[1])
+  end do
+  if (me == 1) then
+    event wait(ev, until_count=n * k)
+  end if
+  sync all
+  if (me == 1) then
+    call atomic_ref(old, cnt)
+    call check(old == n * k, 'atomic_add total')
+    call check(locked == n * k, 'lock-guarded total')
+    call check(crit == n * k, 'critical-guarded total')
+    call check(spun == n * k, 'atomic_cas spin-lock-guarded total')
+  end if
+
+  print '(a,i0)', 'PASS ', me
+
+contains
+
+  subroutine check(ok, what)
+    logical, intent(in) :: ok
+    character(*), intent(in) :: what
+    if (ok) return
+    print '(a,i0,2a)', 'FAIL on image ', this_image(), ': ', what
+    error stop 1
+  end subroutine check
+
+end program contention_test
