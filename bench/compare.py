@@ -2,8 +2,8 @@
 """compare.py: ferrocaf against OpenCoarrays on this machine, in one invocation.
 
 What it does:
-  1. builds ferrocaf (`cargo build --release`) and the raw shared-memory reference
-     (bench/raw/pingpong.c);
+  1. builds ferrocaf (`cargo build --release`) and the raw shared-memory references in C
+     (bench/raw/pingpong.c: ping-pong limits; bench/raw/barrier.c: central barriers);
   2. compiles every micro-benchmark of bench/micro/ twice: for ferrocaf (gfortran -O2
      -fcoarray=lib ... -lferrocaf) and for OpenCoarrays (`caf -O2`; if `caf` cannot link, as when
      the Open MPI development package is missing, the installed shared libcaf_openmpi is linked
@@ -19,7 +19,7 @@ Every program prints "RESULT <name> <images> <value> <unit>"; units "us" are low
 (OpenCoarrays time / ferrocaf time, or ferrocaf bandwidth / OpenCoarrays bandwidth).
 
 Adding a benchmark: write bench/micro/<name>.f90 (see bench_util.f90) and add one Bench(...)
-line to BENCHMARKS below.
+line to BENCHMARKS below (its images must suit it; a raw reference is optional).
 
 Python 3 standard library only.
 """
@@ -46,20 +46,30 @@ UTIL = BENCH_DIR / "micro" / "bench_util.f90"
 @dataclass(frozen=True)
 class Bench:
     """One micro-benchmark: its source stem, the RESULT name it prints, image counts, and the
-    raw reference result it is compared with at 2 images (if any)."""
+    raw reference result it is compared with (printed by raw program `raw_prog` of RAW_PROGRAMS
+    at the image counts `raw_images`), if any."""
 
     name: str
     result: str
     images: tuple = (2, 4, 8)
     raw: str = ""
+    raw_prog: str = ""
+    raw_images: tuple = (2,)
 
+
+# Raw references in bench/raw/: C source, run as `prog N factor` at these process counts.
+RAW_PROGRAMS = {
+    "pingpong": ("pingpong.c", (2,)),
+    "barrier": ("barrier.c", (2, 4, 8)),
+}
 
 BENCHMARKS = [
-    Bench("put_latency", "put_latency_syncimages", raw="raw_pingpong_8B"),
+    Bench("put_latency", "put_latency_syncimages", raw="raw_pingpong_8B", raw_prog="pingpong"),
     Bench("get_latency", "get_latency"),
-    Bench("put_bandwidth", "put_bandwidth_1MiB", raw="raw_copy_256KiB_bw"),
-    Bench("get_bandwidth", "get_bandwidth_1MiB", raw="raw_copy_256KiB_bw"),
-    Bench("sync_all", "sync_all"),
+    Bench("put_bandwidth", "put_bandwidth_1MiB", raw="raw_copy_256KiB_bw", raw_prog="pingpong"),
+    Bench("get_bandwidth", "get_bandwidth_1MiB", raw="raw_copy_256KiB_bw", raw_prog="pingpong"),
+    Bench("sync_all", "sync_all", raw="raw_barrier_yield", raw_prog="barrier",
+          raw_images=(4, 8)),
     Bench("strided_put", "strided_put_100k"),
     Bench("alloc_dealloc", "alloc_dealloc_1000"),
 ]
@@ -166,17 +176,23 @@ def build_benchmarks(benches, lib):
     return exes, oc_note
 
 
-def build_raw():
-    exe = BUILD / "pingpong"
+def build_raw(names):
+    """Compiles the raw reference programs `names`; returns {name: executable}."""
     BUILD.mkdir(parents=True, exist_ok=True)
     cc = shutil.which("cc") or shutil.which("gcc")
-    if not cc:
-        return None
-    rc, out = sh([cc, "-O2", "-std=c11", str(BENCH_DIR / "raw" / "pingpong.c"), "-o", str(exe)])
-    if rc != 0:
-        print("  raw pingpong failed to compile:\n" + out)
-        return None
-    return exe
+    exes = {}
+    for name in sorted(names):
+        if not cc:
+            print("  no C compiler: raw references skipped")
+            break
+        src, _ = RAW_PROGRAMS[name]
+        exe = BUILD / name
+        rc, out = sh([cc, "-O2", "-std=c11", str(BENCH_DIR / "raw" / src), "-o", str(exe)])
+        if rc != 0:
+            print(f"  raw {name} failed to compile:\n{out}")
+            continue
+        exes[name] = exe
+    return exes
 
 
 # ---------------------------------------------------------------- running
@@ -196,7 +212,7 @@ def launch_cmd(runtime, exe, images, factor):
             env["OMPI_ALLOW_RUN_AS_ROOT"] = "1"
             env["OMPI_ALLOW_RUN_AS_ROOT_CONFIRM"] = "1"
         return ["cafrun", "-np", str(images), str(exe), *arg], env
-    return [str(exe), *arg], env
+    return [str(exe), str(images), *arg], env  # raw reference: N factor
 
 
 def run_once(cmd, env, timeout):
@@ -227,6 +243,8 @@ class Measurements:
         self.values, self.errors, self.units = {}, {}, {}
 
     def add(self, runtime, results, error, expect):
+        if runtime == RAW:  # keep every reference line a raw program printed
+            expect = sorted(set(expect) | set(results))
         for name, images in expect:
             key = (name, images, runtime)
             if error or (name, images) not in results:
@@ -296,9 +314,9 @@ def write_markdown(path, args, facts, oc_note, rows, raw_text, started, loads, f
         "Each cell: median over the runs, then [min–max] over the runs. Inside each run the "
         "program warms up, times 5 repetitions and prints the median repetition "
         "(`bench/micro/bench_util.f90`). Speedup = how many times better ferrocaf is than "
-        "OpenCoarrays (> 1: ferrocaf faster). `vs raw`: the raw fork+shared-memory reference "
-        "of `bench/raw/pingpong.c` (2 processes, 2 images only) and ferrocaf's cost relative "
-        "to it (ferrocaf time / raw time; for bandwidths raw bandwidth / ferrocaf bandwidth), "
+        "OpenCoarrays (> 1: ferrocaf faster). `vs raw`: the raw C reference "
+        "(see below) and ferrocaf's cost relative to it (ferrocaf time / raw time; for "
+        "bandwidths raw bandwidth / ferrocaf bandwidth), "
         "so 1.0x would be the hardware limit.",
         "",
         "| benchmark | images | ferrocaf | OpenCoarrays | speedup | vs raw |",
@@ -309,7 +327,16 @@ def write_markdown(path, args, facts, oc_note, rows, raw_text, started, loads, f
         lines.append(f"| {r['name']} | {r['images']} | {r['ferro']} | {r['oc']} | {sp} | "
                      f"{r['raw']} |")
     if raw_text:
-        lines += ["", "Raw reference (bench/raw/pingpong.c, 2 processes): " + raw_text]
+        lines += ["", "Raw references (`bench/raw/`, C, fork + one MAP_SHARED mapping):", "",
+                  raw_text, "",
+                  "raw_pingpong_8B is half a round trip of an 8-byte payload plus flag between "
+                  "two spinning processes; raw_copy_256KiB_bw the memcpy bandwidth inside a "
+                  "256 KiB ping-pong (two copies per message: private -> shared -> private), "
+                  "only a rough ceiling for the 1 MiB puts and gets, whose buffers may stay in "
+                  "cache; raw_barrier_futex / raw_barrier_yield a central counter barrier whose "
+                  "waiters sleep on a futex / poll with sched_yield. sync_all is compared with "
+                  "raw_barrier_yield only at 4 and 8 processes (more than the cores), where it "
+                  "is the faster reference."]
     lines += ["", "![speedup chart](performance.svg)", ""]
     path.write_text("\n".join(lines))
 
@@ -391,13 +418,15 @@ def main():
     loads = [" ".join(f"{x:.2f}" for x in os.getloadavg())]
     lib = build_ferrocaf()
     exes, oc_note = build_benchmarks(benches, lib)
-    raw_exe = build_raw() if any(b.raw for b in benches) else None
+    raw_exes = build_raw({b.raw_prog for b in benches if b.raw_prog})
 
-    # The run plan: every (benchmark, images) for every runtime, repeated, runtimes alternating.
+    # The run plan: every (benchmark, images) for every runtime, repeated, runtimes alternating;
+    # the raw references first.
     plan = []
-    if raw_exe:
-        expect = sorted({(b.raw, 2) for b in benches if b.raw})
-        plan += [("raw_pingpong", RAW, 2, raw_exe, expect)] * repeat
+    for prog, exe in raw_exes.items():
+        results = sorted({b.raw for b in benches if b.raw_prog == prog})
+        for n in (n for n in RAW_PROGRAMS[prog][1] if n in wanted_images):
+            plan += [(f"raw_{prog}", RAW, n, exe, [(r, n) for r in results])] * repeat
     for b in benches:
         for n in (n for n in b.images if n in wanted_images):
             for _ in range(repeat):
@@ -428,8 +457,8 @@ def main():
             ov, ot = m.cell(b.result, n, OPENCAF)
             unit = m.units.get(b.result, "us")
             raw = "—"
-            if b.raw and n == 2:
-                rv, rt_ = m.cell(b.raw, 2, RAW)
+            if b.raw and n in b.raw_images:
+                rv, rt_ = m.cell(b.raw, n, RAW)
                 if rv and fv:
                     rel = rv / fv if higher_is_better(unit) else fv / rv
                     raw = f"{rt_.split(' [')[0]}; ferrocaf {rel:.1f}x"
@@ -437,12 +466,8 @@ def main():
                     raw = rt_
             rows.append({"name": b.result, "images": n, "ferro": ft, "oc": ot,
                          "speedup": speedup(unit, fv, ov), "raw": raw})
-    raw_text = ", ".join(f"{name} {m.cell(name, 2, RAW)[1]}"
-                         for name in sorted({b.raw for b in benches if b.raw}))
-    raw_text = raw_text + ("; raw_copy_256KiB_bw is the memcpy bandwidth inside the 256 KiB "
-                           "ping-pong (two copies per message: private -> shared -> private), "
-                           "so it is only a rough ceiling for the 1 MiB puts and gets, whose "
-                           "source and target may stay in cache." if raw_text else "")
+    raw_keys = sorted({(k[0], k[1]) for k in list(m.values) + list(m.errors) if k[2] == RAW})
+    raw_text = "\n".join(f"- {name} at {n}: {m.cell(name, n, RAW)[1]}" for name, n in raw_keys)
 
     docs = Path(args.docs)
     docs.mkdir(parents=True, exist_ok=True)

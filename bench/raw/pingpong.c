@@ -16,7 +16,8 @@
  *                        private and shared memory that a put or get can at best reach.
  * Every received payload is checked; a mismatch prints "VERIFY FAILED" and exits 1.
  * Output: "RESULT <name> 2 <value> <unit>", the format of bench/micro/.
- * Optional argument: a time factor (e.g. 0.1) scaling the iteration counts.
+ * Usage: pingpong [2 [factor]]: the process count (always 2) and a time factor (e.g. 0.1)
+ * scaling the iteration counts.
  * Two spinning processes on 2 cores is fine; the sched_yield keeps it usable when other
  * processes compete for the cores (see wait_for).
  */
@@ -157,7 +158,11 @@ static double measure(struct shared *s, int parent, size_t bytes, long iters, ui
 
 int main(int argc, char **argv)
 {
-    double factor = argc > 1 ? atof(argv[1]) : 1.0;
+    double factor = argc > 2 ? atof(argv[2]) : 1.0;
+    if (argc > 1 && atoi(argv[1]) != 2) {
+        fprintf(stderr, "pingpong: always 2 processes\n");
+        return 2;
+    }
     if (factor <= 0)
         factor = 1.0;
     long small_iters = (long)(200000 * factor) + 1, big_iters = (long)(2000 * factor) + 1;
