@@ -347,23 +347,24 @@ def write_svg(path, rows):
 
     bars = [(f"{r['name']} @{r['images']}", r["speedup"]) for r in rows]
     known = [s for _, s in bars if s]
-    span = max([1.0] + [abs(math.log10(s)) for s in known])
-    span = math.ceil(span)
+    lo = min([-1] + [math.floor(math.log10(s)) for s in known])
+    hi = max([1] + [math.ceil(math.log10(s)) for s in known])
     label_w, plot_w, bar_h, top = 230, 520, 18, 50
     height = top + len(bars) * (bar_h + 6) + 40
     width = label_w + plot_w + 90
-    x0 = label_w + plot_w / 2
 
     def xpos(s):
-        return x0 + math.log10(s) / span * (plot_w / 2)
+        return label_w + (math.log10(s) - lo) / (hi - lo) * plot_w
+
+    x0 = xpos(1.0)
 
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
            f'font-family="sans-serif" font-size="12">',
            f'<rect width="{width}" height="{height}" fill="white"/>',
            f'<text x="{width / 2}" y="20" text-anchor="middle" font-size="15">'
            f'ferrocaf speedup over OpenCoarrays (log scale; right of 1x: ferrocaf faster)</text>']
-    for k in range(-span, span + 1):
-        x = x0 + k / span * (plot_w / 2)
+    for k in range(lo, hi + 1):
+        x = xpos(10.0 ** k)
         out.append(f'<line x1="{x:.1f}" y1="{top - 8}" x2="{x:.1f}" y2="{height - 35}" '
                    f'stroke="{"black" if k == 0 else "#ddd"}"/>')
         out.append(f'<text x="{x:.1f}" y="{height - 20}" text-anchor="middle">'
