@@ -303,6 +303,8 @@ def write_markdown(path, args, facts, oc_note, rows, raw_text, started, loads, f
         f"- date: {started:%Y-%m-%d %H:%M} (local time)",
     ]
     lines += [f"- {k}: {v}" for k, v in facts.items()]
+    busy = float(loads[0].split()[0])  # before our runs: other work only
+    cores = os.cpu_count() or 1
     lines += [
         f"- load average before / after the runs: {loads[0]} / {loads[1]}",
         f"- OpenCoarrays: {oc_note}",
@@ -311,6 +313,17 @@ def write_markdown(path, args, facts, oc_note, rows, raw_text, started, loads, f
         f"- time factor {factor:g} (1 = full run; each timed repetition lasts about "
         f"{0.2 * factor:g} s).",
         "",
+    ]
+    if busy > 0.5 * cores:
+        lines += [
+            f"**Warning: the machine was busy** (1-minute load {busy:.1f} on {cores} "
+            "cores before these runs started): other work competed for the cores, so absolute values "
+            "are noisy and the spinning raw references suffer most. The runtimes ran "
+            "alternately, so their ratios are more trustworthy than absolute numbers; the "
+            "[min–max] spreads show how much. Re-run on an idle machine for absolute numbers.",
+            "",
+        ]
+    lines += [
         "Each cell: median over the runs, then [min–max] over the runs. Inside each run the "
         "program warms up, times 5 repetitions and prints the median repetition "
         "(`bench/micro/bench_util.f90`). Speedup = how many times better ferrocaf is than "
