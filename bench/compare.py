@@ -1,0 +1,496 @@
+#!/usr/bin/env python3
+"""compare.py: ferrocaf against OpenCoarrays on this machine, in one invocation.
+
+What it does:
+  1. builds ferrocaf (`cargo build --release`) and the raw shared-memory references in C
+     (bench/raw/pingpong.c: ping-pong limits; bench/raw/barrier.c: central barriers);
+  2. compiles every micro-benchmark of bench/micro/ twice: for ferrocaf (gfortran -O2
+     -fcoarray=lib ... -lferrocaf) and for OpenCoarrays (`caf -O2`; if `caf` cannot link, as when
+     the Open MPI development package is missing, the installed shared libcaf_openmpi is linked
+     with gfortran directly and the document says so; skipped with a note without OpenCoarrays);
+  3. runs each benchmark at each image count for both runtimes, alternating the runtimes,
+     R times each (--repeat), each run under a timeout; a failed, verification-failed or
+     timed-out run is recorded and shown, never dropped;
+  4. writes docs/PERFORMANCE.md (command, machine, date, table of medians) and
+     docs/performance.svg (bar chart of speedups, hand-written SVG).
+
+Every program prints "RESULT <name> <images> <value> <unit>"; units "us" are lower-is-better,
+"GB/s" higher-is-better. Speedup = how many times better ferrocaf is than OpenCoarrays
+(OpenCoarrays time / ferrocaf time, or ferrocaf bandwidth / OpenCoarrays bandwidth).
+
+Adding a benchmark: write bench/micro/<name>.f90 (see bench_util.f90) and add one Bench(...)
+line to BENCHMARKS below (its images must suit it; a raw reference is optional).
+
+Python 3 standard library only.
+"""
+
+import argparse
+import datetime
+import os
+import platform
+import re
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+BENCH_DIR = Path(__file__).resolve().parent
+ROOT = BENCH_DIR.parent
+BUILD = BENCH_DIR / "build"
+UTIL = BENCH_DIR / "micro" / "bench_util.f90"
+
+
+@dataclass(frozen=True)
+class Bench:
+    """One micro-benchmark: its source stem, the RESULT name it prints, image counts, and the
+    raw reference result it is compared with (printed by raw program `raw_prog` of RAW_PROGRAMS
+    at the image counts `raw_images`), if any."""
+
+    name: str
+    result: str
+    images: tuple = (2, 4, 8)
+    raw: str = ""
+    raw_prog: str = ""
+    raw_images: tuple = (2,)
+
+
+# Raw references in bench/raw/: C source, run as `prog N factor` at these process counts.
+RAW_PROGRAMS = {
+    "pingpong": ("pingpong.c", (2,)),
+    "barrier": ("barrier.c", (2, 4, 8)),
+}
+
+BENCHMARKS = [
+    Bench("put_latency", "put_latency_syncimages", raw="raw_pingpong_8B", raw_prog="pingpong"),
+    Bench("get_latency", "get_latency"),
+    Bench("put_bandwidth", "put_bandwidth_1MiB", raw="raw_copy_256KiB_bw", raw_prog="pingpong"),
+    Bench("get_bandwidth", "get_bandwidth_1MiB", raw="raw_copy_256KiB_bw", raw_prog="pingpong"),
+    Bench("sync_all", "sync_all", raw="raw_barrier_yield", raw_prog="barrier",
+          raw_images=(4, 8)),
+    Bench("strided_put", "strided_put_100k"),
+    Bench("alloc_dealloc", "alloc_dealloc_1000"),
+]
+
+RESULT_RE = re.compile(r"^RESULT\s+(\S+)\s+(\d+)\s+(\S+)\s+(\S+)\s*$", re.M)
+FERRO, OPENCAF, RAW = "ferrocaf", "OpenCoarrays", "raw"
+
+
+def sh(cmd, **kw):
+    """Runs a command, returns (rc, combined output)."""
+    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, **kw)
+    return p.returncode, p.stdout
+
+
+def first_line(cmd):
+    try:
+        rc, out = sh(cmd)
+    except OSError:
+        return "unavailable"
+    return out.strip().splitlines()[0] if rc == 0 and out.strip() else "unavailable"
+
+
+def machine_facts():
+    model = "unknown"
+    try:
+        rc, out = sh(["lscpu"])
+        m = re.search(r"^Model name:\s*(.+)$", out, re.M)
+        model = m.group(1).strip() if m else model
+    except OSError:
+        pass
+    return {
+        "CPU": model,
+        "cores (nproc)": first_line(["nproc"]),
+        "kernel": platform.release(),
+        "gfortran": first_line(["gfortran", "--version"]),
+        "rustc": first_line(["rustc", "--version"]),
+        "Open MPI": first_line(["mpirun", "--version"]),
+    }
+
+
+def fail(msg):
+    print(f"compare.py: {msg}", file=sys.stderr)
+    sys.exit(1)
+
+
+# ---------------------------------------------------------------- building
+
+
+def build_ferrocaf():
+    print("building ferrocaf (cargo build --release)...", flush=True)
+    rc, out = sh(["cargo", "build", "--release"], cwd=ROOT)
+    if rc != 0:
+        fail("cargo build --release failed:\n" + out)
+    lib = ROOT / "target" / "release"
+    if not (lib / "libferrocaf.so").exists():
+        fail(f"no libferrocaf.so in {lib}")
+    return lib
+
+
+def compile_fortran(cmd, what):
+    rc, out = sh(cmd)
+    if rc != 0:
+        print(f"  compile failed ({what}):\n{out}", flush=True)
+    return rc == 0
+
+
+def build_benchmarks(benches, lib):
+    """Returns {(bench name, runtime): executable} and a note on how OpenCoarrays was built."""
+    exes = {}
+    fdir, odir = BUILD / FERRO, BUILD / "opencoarrays"
+    for d in (fdir, odir):
+        d.mkdir(parents=True, exist_ok=True)
+    oc_mode = "caf" if shutil.which("caf") else None
+    oc_note = "" if oc_mode else "`caf` not found: OpenCoarrays skipped."
+    for b in benches:
+        src = [str(UTIL), str(BENCH_DIR / "micro" / f"{b.name}.f90")]
+        exe = fdir / b.name
+        cmd = ["gfortran", "-O2", "-fcoarray=lib", "-J", str(fdir), *src, f"-L{lib}",
+               "-lferrocaf", f"-Wl,-rpath,{lib}", "-o", str(exe)]
+        print(f"compiling {b.name} for ferrocaf...", flush=True)
+        if compile_fortran(cmd, f"{b.name} ferrocaf"):
+            exes[(b.name, FERRO)] = exe
+        if not oc_mode:
+            continue
+        exe = odir / b.name
+        print(f"compiling {b.name} for OpenCoarrays...", flush=True)
+        caf_cmd = ["caf", "-O2", "-J", str(odir), *src, "-o", str(exe)]
+        direct = ["gfortran", "-O2", "-fcoarray=lib", "-J", str(odir), *src, "-lcaf_openmpi",
+                  "-o", str(exe)]
+        if oc_mode == "caf" and sh(caf_cmd)[0] != 0:
+            if compile_fortran(direct, f"{b.name} OpenCoarrays"):
+                oc_mode = "direct"
+                oc_note = ("`caf -O2` failed to link on this machine (the Open MPI development "
+                           "libraries it names are not installed), so the OpenCoarrays programs "
+                           "were built with `gfortran -O2 -fcoarray=lib ... -lcaf_openmpi` "
+                           "(the installed shared OpenCoarrays library, which loads Open MPI).")
+                exes[(b.name, OPENCAF)] = exe
+            continue
+        if oc_mode == "direct" and not compile_fortran(direct, f"{b.name} OpenCoarrays"):
+            continue
+        exes[(b.name, OPENCAF)] = exe
+    if oc_mode == "caf" and not oc_note:
+        oc_note = "OpenCoarrays programs built with `caf -O2`."
+    return exes, oc_note
+
+
+def build_raw(names):
+    """Compiles the raw reference programs `names`; returns {name: executable}."""
+    BUILD.mkdir(parents=True, exist_ok=True)
+    cc = shutil.which("cc") or shutil.which("gcc")
+    exes = {}
+    for name in sorted(names):
+        if not cc:
+            print("  no C compiler: raw references skipped")
+            break
+        src, _ = RAW_PROGRAMS[name]
+        exe = BUILD / name
+        rc, out = sh([cc, "-O2", "-std=c11", str(BENCH_DIR / "raw" / src), "-o", str(exe)])
+        if rc != 0:
+            print(f"  raw {name} failed to compile:\n{out}")
+            continue
+        exes[name] = exe
+    return exes
+
+
+# ---------------------------------------------------------------- running
+
+
+def launch_cmd(runtime, exe, images, factor):
+    """Command and environment for one run."""
+    env = dict(os.environ)
+    arg = [str(factor)]
+    if runtime == FERRO:
+        env["FERROCAF_NUM_IMAGES"] = str(images)
+        return [str(exe), *arg], env
+    if runtime == OPENCAF:
+        # cafrun has no oversubscribe option; Open MPI reads it from the environment.
+        env["OMPI_MCA_rmaps_base_oversubscribe"] = "1"
+        if os.geteuid() == 0:
+            env["OMPI_ALLOW_RUN_AS_ROOT"] = "1"
+            env["OMPI_ALLOW_RUN_AS_ROOT_CONFIRM"] = "1"
+        return ["cafrun", "-np", str(images), str(exe), *arg], env
+    return [str(exe), str(images), *arg], env  # raw reference: N factor
+
+
+def run_once(cmd, env, timeout):
+    """Runs one benchmark process group. Returns (results {(name, images): (value, unit)},
+    error string or None)."""
+    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            text=True, start_new_session=True)
+    try:
+        out, _ = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)  # the group we created: launcher and its images
+        proc.communicate()
+        return {}, f"TIMEOUT {timeout:g}s"
+    results = {(m[0], int(m[1])): (float(m[2]), m[3]) for m in RESULT_RE.findall(out)}
+    if "VERIFY FAILED" in out:
+        return {}, "VERIFY FAILED"
+    if proc.returncode != 0:
+        return {}, f"FAIL rc={proc.returncode}"
+    if not results:
+        return {}, "FAIL no RESULT"
+    return results, None
+
+
+class Measurements:
+    """All values per (result name, images, runtime), with failures kept."""
+
+    def __init__(self):
+        self.values, self.errors, self.units = {}, {}, {}
+
+    def add(self, runtime, results, error, expect):
+        if runtime == RAW:  # keep every reference line a raw program printed
+            expect = sorted(set(expect) | set(results))
+        for name, images in expect:
+            key = (name, images, runtime)
+            if error or (name, images) not in results:
+                self.errors.setdefault(key, []).append(error or "FAIL missing RESULT")
+                continue
+            value, unit = results[(name, images)]
+            self.values.setdefault(key, []).append(value)
+            self.units[name] = unit
+
+    def cell(self, name, images, runtime):
+        """(median or None, text for the table)."""
+        key = (name, images, runtime)
+        vals, errs = self.values.get(key, []), self.errors.get(key, [])
+        if not vals:
+            return None, (errs[0] if errs else "—")
+        med = statistics.median(vals)
+        unit = self.units.get(name, "")
+        text = f"{fmt(med)} {unit}"
+        if len(vals) > 1:
+            text += f" [{fmt(min(vals))}–{fmt(max(vals))}]"
+        if errs:
+            text += f" ({len(errs)} of {len(vals) + len(errs)} runs: {errs[0]})"
+        return med, text
+
+
+def fmt(x):
+    if x >= 100:
+        return f"{x:.0f}"
+    if x >= 10:
+        return f"{x:.1f}"
+    if x >= 1:
+        return f"{x:.2f}"
+    return f"{x:.3f}"
+
+
+def higher_is_better(unit):
+    return unit.endswith("/s")
+
+
+def speedup(unit, ferro, other):
+    if ferro is None or other is None or ferro <= 0 or other <= 0:
+        return None
+    return ferro / other if higher_is_better(unit) else other / ferro
+
+
+# ---------------------------------------------------------------- report
+
+
+def write_markdown(path, args, facts, oc_note, rows, raw_text, started, loads, factor):
+    lines = [
+        "# ferrocaf performance",
+        "",
+        "Generated by `bench/compare.py`; do not edit by hand, re-run it.",
+        "",
+        f"- command: `{args}`",
+        f"- date: {started:%Y-%m-%d %H:%M} (local time)",
+    ]
+    lines += [f"- {k}: {v}" for k, v in facts.items()]
+    busy = float(loads[0].split()[0])  # before our runs: other work only
+    cores = os.cpu_count() or 1
+    lines += [
+        f"- load average before / after the runs: {loads[0]} / {loads[1]}",
+        f"- OpenCoarrays: {oc_note}",
+        "- OpenCoarrays runs use `cafrun -np N` with `OMPI_MCA_rmaps_base_oversubscribe=1` "
+        "(cafrun has no oversubscribe option); ferrocaf runs use `FERROCAF_NUM_IMAGES=N ./prog`.",
+        f"- time factor {factor:g} (1 = full run; each timed repetition lasts about "
+        f"{0.2 * factor:g} s).",
+        "",
+    ]
+    if busy > 0.5 * cores:
+        lines += [
+            f"**Warning: the machine was busy** (1-minute load {busy:.1f} on {cores} "
+            "cores before these runs started): other work competed for the cores, so absolute values "
+            "are noisy and the spinning raw references suffer most. The runtimes ran "
+            "alternately, so their ratios are more trustworthy than absolute numbers; the "
+            "[min–max] spreads show how much. Re-run on an idle machine for absolute numbers.",
+            "",
+        ]
+    lines += [
+        "Each cell: median over the runs, then [min–max] over the runs. Inside each run the "
+        "program warms up, times 5 repetitions and prints the median repetition "
+        "(`bench/micro/bench_util.f90`). Speedup = how many times better ferrocaf is than "
+        "OpenCoarrays (> 1: ferrocaf faster). `vs raw`: the raw C reference "
+        "(see below) and ferrocaf's cost relative to it (ferrocaf time / raw time; for "
+        "bandwidths raw bandwidth / ferrocaf bandwidth), "
+        "so 1.0x would be the hardware limit.",
+        "",
+        "| benchmark | images | ferrocaf | OpenCoarrays | speedup | vs raw |",
+        "|---|---:|---|---|---:|---|",
+    ]
+    for r in rows:
+        sp = f"{r['speedup']:.2f}x" if r["speedup"] is not None else "—"
+        lines.append(f"| {r['name']} | {r['images']} | {r['ferro']} | {r['oc']} | {sp} | "
+                     f"{r['raw']} |")
+    if raw_text:
+        lines += ["", "Raw references (`bench/raw/`, C, fork + one MAP_SHARED mapping):", "",
+                  raw_text, "",
+                  "raw_pingpong_8B is half a round trip of an 8-byte payload plus flag between "
+                  "two spinning processes; raw_copy_256KiB_bw the memcpy bandwidth inside a "
+                  "256 KiB ping-pong (two copies per message: private -> shared -> private), "
+                  "only a rough ceiling for the 1 MiB puts and gets, whose buffers may stay in "
+                  "cache; raw_barrier_futex / raw_barrier_yield a central counter barrier whose "
+                  "waiters sleep on a futex / poll with sched_yield. sync_all is compared with "
+                  "raw_barrier_yield only at 4 and 8 processes (more than the cores), where it "
+                  "is the faster reference."]
+    lines += ["", "![speedup chart](performance.svg)", ""]
+    path.write_text("\n".join(lines))
+
+
+def write_svg(path, rows):
+    """Horizontal bars of log10(speedup) around 1x; green: ferrocaf faster, red: slower."""
+    import math
+
+    bars = [(f"{r['name']} @{r['images']}", r["speedup"]) for r in rows]
+    known = [s for _, s in bars if s]
+    lo = min([-1] + [math.floor(math.log10(s)) for s in known])
+    hi = max([1] + [math.ceil(math.log10(s)) for s in known])
+    label_w, plot_w, bar_h, top = 230, 520, 18, 50
+    height = top + len(bars) * (bar_h + 6) + 40
+    width = label_w + plot_w + 90
+
+    def xpos(s):
+        return label_w + (math.log10(s) - lo) / (hi - lo) * plot_w
+
+    x0 = xpos(1.0)
+
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+           f'font-family="sans-serif" font-size="12">',
+           f'<rect width="{width}" height="{height}" fill="white"/>',
+           f'<text x="{width / 2}" y="20" text-anchor="middle" font-size="15">'
+           f'ferrocaf speedup over OpenCoarrays (log scale; right of 1x: ferrocaf faster)</text>']
+    for k in range(lo, hi + 1):
+        x = xpos(10.0 ** k)
+        out.append(f'<line x1="{x:.1f}" y1="{top - 8}" x2="{x:.1f}" y2="{height - 35}" '
+                   f'stroke="{"black" if k == 0 else "#ddd"}"/>')
+        out.append(f'<text x="{x:.1f}" y="{height - 20}" text-anchor="middle">'
+                   f'{10.0 ** k:g}x</text>')
+    for i, (label, s) in enumerate(bars):
+        y = top + i * (bar_h + 6)
+        out.append(f'<text x="{label_w - 8}" y="{y + bar_h - 5}" text-anchor="end">{label}</text>')
+        if not s:
+            out.append(f'<text x="{x0 + 4}" y="{y + bar_h - 5}" fill="#a00">no ratio '
+                       f'(failed or skipped)</text>')
+            continue
+        x = xpos(s)
+        left, w = min(x, x0), abs(x - x0)
+        colour = "#2a8d3a" if s >= 1 else "#c0392b"
+        out.append(f'<rect x="{left:.1f}" y="{y}" width="{max(w, 1):.1f}" height="{bar_h}" '
+                   f'fill="{colour}"/>')
+        tx = x + 4 if s >= 1 else x - 4
+        anchor = "start" if s >= 1 else "end"
+        out.append(f'<text x="{tx:.1f}" y="{y + bar_h - 5}" text-anchor="{anchor}">'
+                   f'{s:.2f}x</text>')
+    out.append("</svg>")
+    path.write_text("\n".join(out) + "\n")
+
+
+# ---------------------------------------------------------------- main
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--repeat", type=int, default=3, help="runs per configuration (default 3)")
+    ap.add_argument("--quick", action="store_true",
+                    help="smoke run: time factor 0.1, 1 run each, unless given explicitly")
+    ap.add_argument("--factor", type=float, help="time factor passed to every program")
+    ap.add_argument("--only", action="append", default=[],
+                    help="run only this benchmark (repeatable; comma-separated list allowed)")
+    ap.add_argument("--images", default="2,4,8", help="image counts (default 2,4,8)")
+    ap.add_argument("--timeout", type=float, default=60, help="seconds per run (default 60)")
+    ap.add_argument("--docs", default=str(ROOT / "docs"), help="where to write the report")
+    args = ap.parse_args()
+    started = datetime.datetime.now()
+    command = "python3 bench/compare.py" + "".join(f" {a}" for a in sys.argv[1:])
+
+    factor = args.factor or (0.1 if args.quick else 1.0)
+    repeat = args.repeat if ("--repeat" in sys.argv or not args.quick) else 1
+    only = {n for o in args.only for n in o.split(",") if n}
+    unknown = only - {b.name for b in BENCHMARKS}
+    if unknown:
+        fail(f"unknown benchmark(s) {sorted(unknown)}; known: {[b.name for b in BENCHMARKS]}")
+    benches = [b for b in BENCHMARKS if not only or b.name in only]
+    wanted_images = [int(n) for n in args.images.split(",")]
+
+    loads = [" ".join(f"{x:.2f}" for x in os.getloadavg())]
+    lib = build_ferrocaf()
+    exes, oc_note = build_benchmarks(benches, lib)
+    raw_exes = build_raw({b.raw_prog for b in benches if b.raw_prog})
+
+    # The run plan: every (benchmark, images) for every runtime, repeated, runtimes alternating;
+    # the raw references first.
+    plan = []
+    for prog, exe in raw_exes.items():
+        results = sorted({b.raw for b in benches if b.raw_prog == prog})
+        for n in (n for n in RAW_PROGRAMS[prog][1] if n in wanted_images):
+            plan += [(f"raw_{prog}", RAW, n, exe, [(r, n) for r in results])] * repeat
+    for b in benches:
+        for n in (n for n in b.images if n in wanted_images):
+            for _ in range(repeat):
+                for rt in (FERRO, OPENCAF):
+                    if (b.name, rt) in exes:
+                        plan.append((b.name, rt, n, exes[(b.name, rt)], [(b.result, n)]))
+    m = Measurements()
+    for i, (name, rt, n, exe, expect) in enumerate(plan, 1):
+        print(f"[{i}/{len(plan)}] {name} {rt} {n} images...", flush=True)
+        cmd, env = launch_cmd(rt, exe, n, factor)
+        results, error = run_once(cmd, env, args.timeout)
+        if error:
+            print(f"    {error}", flush=True)
+        m.add(rt, results, error, expect)
+    loads.append(" ".join(f"{x:.2f}" for x in os.getloadavg()))
+
+    # Build failures are shown too.
+    for b in benches:
+        for rt in (FERRO, OPENCAF):
+            if (b.name, rt) not in exes and (rt == FERRO or "skipped" not in oc_note):
+                for n in b.images:
+                    m.errors.setdefault((b.result, n, rt), []).append("FAIL build")
+
+    rows = []
+    for b in benches:
+        for n in (n for n in b.images if n in wanted_images):
+            fv, ft = m.cell(b.result, n, FERRO)
+            ov, ot = m.cell(b.result, n, OPENCAF)
+            unit = m.units.get(b.result, "us")
+            raw = "—"
+            if b.raw and n in b.raw_images:
+                rv, rt_ = m.cell(b.raw, n, RAW)
+                if rv and fv:
+                    rel = rv / fv if higher_is_better(unit) else fv / rv
+                    raw = f"{rt_.split(' [')[0]}; ferrocaf {rel:.1f}x"
+                else:
+                    raw = rt_
+            rows.append({"name": b.result, "images": n, "ferro": ft, "oc": ot,
+                         "speedup": speedup(unit, fv, ov), "raw": raw})
+    raw_keys = sorted({(k[0], k[1]) for k in list(m.values) + list(m.errors) if k[2] == RAW})
+    raw_text = "\n".join(f"- {name} at {n}: {m.cell(name, n, RAW)[1]}" for name, n in raw_keys)
+
+    docs = Path(args.docs)
+    docs.mkdir(parents=True, exist_ok=True)
+    write_markdown(docs / "PERFORMANCE.md", command, machine_facts(), oc_note, rows, raw_text,
+                   started, loads, factor)
+    write_svg(docs / "performance.svg", rows)
+    print(f"wrote {docs / 'PERFORMANCE.md'} and {docs / 'performance.svg'}")
+    print((docs / "PERFORMANCE.md").read_text())
+
+
+if __name__ == "__main__":
+    main()
