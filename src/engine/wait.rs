@@ -1,6 +1,7 @@
 //! Blocking waits that never burn a shared core: spin briefly, then sleep on this image's
 //! doorbell (a futex in its control block) until a poster rings it.
 
+use crate::transport::doorbell::{Bell, OsFutex};
 use crate::error::CafResult;
 use crate::transport::control::{Header, JobBlock};
 use std::sync::atomic::Ordering;
@@ -37,7 +38,7 @@ impl Waiter {
             }
             std::hint::spin_loop();
         }
-        let h = self.header;
+        let bell = Bell { seq: &self.header.bell, sleepers: &self.header.sleepers };
         loop {
             if let Some(r) = poll() {
                 return r;
@@ -45,14 +46,14 @@ impl Waiter {
             if let Some(code) = self.aborting() {
                 crate::sys::proc::exit(code);
             }
-            h.sleepers.fetch_add(1, Ordering::SeqCst);
-            let seq = h.bell.load(Ordering::SeqCst);
-            if let Some(r) = poll() {
-                h.sleepers.fetch_sub(1, Ordering::SeqCst);
+            let mut found = None;
+            bell.sleep(&OsFutex(NAP), || {
+                found = poll();
+                found.is_some()
+            });
+            if let Some(r) = found {
                 return r;
             }
-            crate::sys::futex::wait(&h.bell, seq, NAP);
-            h.sleepers.fetch_sub(1, Ordering::SeqCst);
         }
     }
 }

@@ -2,6 +2,7 @@
 //! inside an image's segment and reaches it only through [`Transport`].
 
 pub mod control;
+pub mod doorbell;
 pub mod plan;
 mod plan_run;
 #[cfg(test)]

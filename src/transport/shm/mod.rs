@@ -4,6 +4,8 @@
 pub mod segments;
 
 use super::control::{Header, Layout, HEADER};
+use super::doorbell::{Bell, OsFutex};
+use std::time::Duration;
 use super::ring::{Cell, Head, Ring, CAP, CELL};
 use super::{AtomicOp, CopyPlan, Full, Notification, Place, Transport};
 use std::sync::atomic::{fence, AtomicU32, AtomicU64, Ordering};
@@ -133,11 +135,7 @@ impl Transport for Shm {
     fn ring(&self, image: usize) {
         // SAFETY: every segment starts with a Header.
         let h = unsafe { &*(self.segs.addr(image, HEADER) as *const Header) };
-        fence(Ordering::SeqCst);
-        if h.sleepers.load(Ordering::SeqCst) > 0 {
-            h.bell.fetch_add(1, Ordering::SeqCst);
-            crate::sys::futex::wake_all(&h.bell);
-        }
+        Bell { seq: &h.bell, sleepers: &h.sleepers }.ring(&OsFutex(Duration::ZERO));
     }
 
     fn direct(&self, image: usize, offset: usize) -> Option<usize> {
