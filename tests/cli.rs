@@ -21,6 +21,7 @@ fn ferrocaf(args: &[&str]) -> Command {
         "GFORTRAN_NUM_IMAGES",
         "FERROCAF_HEAP_SIZE",
         "FERROCAF_SPIN",
+        "FERROCAF_EVENTS",
         "FERROCAF_JOB",
         "FERROCAF_IMAGE",
     ] {
@@ -221,11 +222,20 @@ fn info_lists_the_variables() {
     for word in [
         "FERROCAF_NUM_IMAGES",
         "FERROCAF_HEAP_SIZE",
+        "FERROCAF_EVENTS",
         "shm",
-        "library dir",
+        "events:      atomic",
+        "library:",
+        "modules:",
     ] {
         assert!(info.contains(word), "info lacks {word:?}:\n{info}");
     }
+    let p2p = run(ferrocaf(&["info"]).env("FERROCAF_EVENTS", "p2p"));
+    expect_code(&p2p, 0);
+    assert!(text(&p2p.stdout).contains("events:      p2p"));
+    let bad = run(ferrocaf(&["info"]).env("FERROCAF_EVENTS", "carrier-pigeon"));
+    expect_code(&bad, 1);
+    assert!(text(&bad.stdout).contains("events:      INVALID"));
 }
 
 #[test]
