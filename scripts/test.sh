@@ -6,4 +6,5 @@ cd "$(dirname "$0")/.."
 source scripts/setup.sh
 ensure_cargo
 ensure_gfortran
+ensure_packaging_tools
 exec cargo test "$@"

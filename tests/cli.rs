@@ -1,16 +1,11 @@
 //! End-to-end tests of the `ferrocaf` command line: help and errors, `info`, `build` + `run`,
 //! and `run prog.f90`. The Fortran tests need gfortran and fail (never skip) without it.
 
-use std::io::Read;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
-use std::sync::OnceLock;
-use std::time::{Duration, Instant};
+mod common;
 
-/// The `ferrocaf` executable under test.
-const FERROCAF: &str = env!("CARGO_BIN_EXE_ferrocaf");
-/// Longest any one command may take.
-const TIMEOUT: Duration = Duration::from_secs(120);
+use common::{expect_code, fortran_ready, run, text, Scratch, FERROCAF};
+use std::path::Path;
+use std::process::Command;
 
 /// A `ferrocaf` command with none of the configuration variables of the calling environment.
 fn ferrocaf(args: &[&str]) -> Command {
@@ -21,114 +16,13 @@ fn ferrocaf(args: &[&str]) -> Command {
         "GFORTRAN_NUM_IMAGES",
         "FERROCAF_HEAP_SIZE",
         "FERROCAF_SPIN",
+        "FERROCAF_EVENTS",
         "FERROCAF_JOB",
         "FERROCAF_IMAGE",
     ] {
         cmd.env_remove(var);
     }
     cmd
-}
-
-/// Runs `cmd` to completion, killing it (and failing the test) after [`TIMEOUT`].
-fn run(cmd: &mut Command) -> Output {
-    let mut child = cmd
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap_or_else(|e| panic!("cannot start {cmd:?}: {e}"));
-    let drain = |mut r: Box<dyn Read + Send>| {
-        std::thread::spawn(move || {
-            let mut buf = Vec::new();
-            let _ = r.read_to_end(&mut buf);
-            buf
-        })
-    };
-    let out = drain(Box::new(child.stdout.take().unwrap()));
-    let err = drain(Box::new(child.stderr.take().unwrap()));
-    let deadline = Instant::now() + TIMEOUT;
-    let status = loop {
-        if let Some(st) = child.try_wait().unwrap() {
-            break st;
-        }
-        if Instant::now() > deadline {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("{cmd:?} did not finish within {TIMEOUT:?}");
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    };
-    Output {
-        status,
-        stdout: out.join().unwrap(),
-        stderr: err.join().unwrap(),
-    }
-}
-
-/// Text of a captured stream.
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
-/// Fails with an explanation unless the command exited with `code`.
-fn expect_code(out: &Output, code: i32) {
-    assert_eq!(
-        out.status.code(),
-        Some(code),
-        "unexpected exit status\n--- stdout\n{}--- stderr\n{}",
-        text(&out.stdout),
-        text(&out.stderr)
-    );
-}
-
-/// Makes sure gfortran and an up-to-date libferrocaf.so (next to the binary) are there.
-/// `cargo test` builds the library only as an rlib, so the shared library is built here once.
-fn fortran_ready() {
-    static READY: OnceLock<()> = OnceLock::new();
-    READY.get_or_init(|| {
-        if Command::new("gfortran").arg("--version").output().is_err() {
-            panic!(
-                "gfortran not found: this test compiles Fortran. Install it with \
-                 `sudo apt-get install gfortran`, or run scripts/test.sh, which does"
-            );
-        }
-        let dir = Path::new(FERROCAF).parent().unwrap();
-        let profile = match dir.file_name().and_then(|p| p.to_str()) {
-            Some("debug") => "dev",
-            Some(other) => other,
-            None => panic!("unexpected location of {FERROCAF}"),
-        };
-        let mut build = Command::new(env!("CARGO"));
-        build.args(["build", "--lib", "--quiet", "--profile", profile]);
-        build.args([
-            "--manifest-path",
-            concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.toml"),
-        ]);
-        expect_code(&run(&mut build), 0);
-        assert!(
-            dir.join("libferrocaf.so").is_file(),
-            "no libferrocaf.so in {dir:?}"
-        );
-    });
-}
-
-/// A scratch directory, removed when dropped.
-struct Scratch(PathBuf);
-
-impl Scratch {
-    /// Creates a fresh directory for test `name`.
-    fn new(name: &str) -> Self {
-        let dir = std::env::temp_dir().join(format!("ferrocaf-cli-{}-{name}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        Scratch(dir)
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
 }
 
 /// A program printing one line per image.
@@ -221,11 +115,20 @@ fn info_lists_the_variables() {
     for word in [
         "FERROCAF_NUM_IMAGES",
         "FERROCAF_HEAP_SIZE",
+        "FERROCAF_EVENTS",
         "shm",
-        "library dir",
+        "events:      atomic",
+        "library:",
+        "modules:",
     ] {
         assert!(info.contains(word), "info lacks {word:?}:\n{info}");
     }
+    let p2p = run(ferrocaf(&["info"]).env("FERROCAF_EVENTS", "p2p"));
+    expect_code(&p2p, 0);
+    assert!(text(&p2p.stdout).contains("events:      p2p"));
+    let bad = run(ferrocaf(&["info"]).env("FERROCAF_EVENTS", "carrier-pigeon"));
+    expect_code(&bad, 1);
+    assert!(text(&bad.stdout).contains("events:      INVALID"));
 }
 
 #[test]

@@ -68,14 +68,20 @@ fn has_input(args: &[OsString]) -> bool {
     false
 }
 
-/// The directory holding libferrocaf: next to this executable (cargo's `target/<profile>/`),
-/// else `../lib` beside its directory (the installed layout).
-pub fn lib_dir() -> Result<PathBuf, String> {
+/// The directory of this executable, symbolic links resolved: cargo's `target/<profile>/`, or
+/// `<prefix>/bin` when installed.
+pub fn exe_dir() -> Result<PathBuf, String> {
     let exe = std::env::current_exe()
         .and_then(|e| e.canonicalize())
         .map_err(|e| format!("cannot locate the ferrocaf executable: {e}"))?;
-    let bin = exe.parent().unwrap_or(Path::new("/"));
-    let candidates = [bin.to_path_buf(), bin.join("../lib")];
+    Ok(exe.parent().unwrap_or(Path::new("/")).to_path_buf())
+}
+
+/// The directory holding libferrocaf: next to this executable (cargo's `target/<profile>/`),
+/// else `../lib` beside its directory (the installed layout).
+pub fn lib_dir() -> Result<PathBuf, String> {
+    let bin = exe_dir()?;
+    let candidates = [bin.clone(), bin.join("../lib")];
     candidates
         .iter()
         .find(|d| d.join("libferrocaf.so").is_file())

@@ -33,11 +33,14 @@ Usage: ferrocaf build [gfortran options] SOURCE... [-o PROGRAM]
 Runs gfortran -fcoarray=lib with your options and sources, then links libferrocaf
 (-L<libdir> -lferrocaf -Wl,-rpath,<libdir>; not with -c, -S, -E or -fsyntax-only).
 Every option is passed to gfortran unchanged. The program is named a.out unless -o is given.
-<libdir> is the directory of the ferrocaf executable, or ../lib beside it.
+<libdir> is the directory of the ferrocaf executable, or ../lib beside it. `use ferrocaf_ext`
+works too: -I names ../include/ferrocaf beside the executable when the same gfortran made
+the .mod installed there, else a cache directory where the module is compiled on first use.
 
 Examples:
   ferrocaf build hello.f90                    (writes a.out)
   ferrocaf build -O2 -g hello.f90 -o hello
+  ferrocaf build -O2 -fcheck=all grid.f90 halo.f90 main.f90 -o main
   ferrocaf build -c mod.f90 && ferrocaf build mod.o main.f90 -o main
 ";
 
@@ -71,11 +74,13 @@ pub const INFO: &str = "\
 Usage: ferrocaf info
 
 Shows the version, the transports compiled in, the configuration a program started directly
-would use (images, heap, spin), the library directory and gfortran version found, and every
-environment variable ferrocaf reads with its meaning and current value.
+would use (images, heap, spin, event strategy), the directories of the executable, library,
+header and Fortran module, the gfortran version found, and every environment variable
+ferrocaf reads with its meaning and current value. Exits with 1 if a setting is invalid.
 
-Example:
-  FERROCAF_HEAP_SIZE=256M ferrocaf info
+Examples:
+  ferrocaf info
+  FERROCAF_HEAP_SIZE=256M FERROCAF_EVENTS=p2p ferrocaf info
 ";
 
 /// Runs `ferrocaf help [COMMAND]`.

@@ -2,12 +2,30 @@
 //! library and gfortran are, and every environment variable ferrocaf reads.
 
 use super::args::Failure;
+use super::module::{self, Location};
 use super::{build, help};
+use ferrocaf::engine::event::Strategy;
 use ferrocaf::runtime::config::{self, ConfigError, VARIABLES};
 use std::ffi::OsString;
+use std::path::PathBuf;
 
-/// Transports compiled into this build.
-const TRANSPORTS: &str = "shm (POSIX shared memory, one machine)";
+/// Transports compiled into this build, with what each is for.
+fn transports() -> String {
+    let mut list = vec!["shm (shared memory, one machine)"];
+    if cfg!(feature = "mpi") {
+        list.push("mpi (MPI-3 RMA, several machines)");
+    }
+    list.join(", ")
+}
+
+/// The name `FERROCAF_EVENTS` gives a strategy.
+fn strategy_name(s: Strategy) -> &'static str {
+    match s {
+        Strategy::Atomic => "atomic",
+        Strategy::P2p => "p2p",
+        Strategy::Notified => "notified",
+    }
+}
 
 /// Runs `ferrocaf info`.
 pub fn main(args: Vec<OsString>) -> Result<i32, Failure> {
@@ -34,7 +52,7 @@ pub fn main(args: Vec<OsString>) -> Result<i32, Failure> {
     let images = config::num_images();
     let n = *images.as_ref().unwrap_or(&1);
     println!("ferrocaf {}", env!("CARGO_PKG_VERSION"));
-    println!("transports:  {TRANSPORTS}");
+    println!("transports:  {}", transports());
     println!(
         "images:      {} (for a program started directly)",
         show(images.map(|n| n.to_string()))
@@ -44,15 +62,44 @@ pub fn main(args: Vec<OsString>) -> Result<i32, Failure> {
         "spin:        {}",
         show(config::spin(n).map(|s| format!("{s} iterations before a wait sleeps")))
     );
-    let lib = match build::lib_dir() {
+    println!(
+        "events:      {}",
+        show(config::events().map(|s| strategy_name(s).to_string()))
+    );
+    println!("\nDirectories:");
+    let found = |r: Result<PathBuf, String>| match r {
         Ok(dir) => dir.display().to_string(),
         Err(e) => format!("NOT FOUND: {e}"),
     };
-    println!("library dir: {lib}");
-    let gfortran = build::version().unwrap_or_else(|| {
+    println!("  executable:  {}", found(build::exe_dir()));
+    println!("  library:     {}", found(build::lib_dir()));
+    let include = module::installed_dir();
+    println!(
+        "  include:     {}",
+        include.as_ref().map_or_else(
+            || "none (not an installed ferrocaf; C header: caf_abi/ferrocaf.h)".to_string(),
+            |d| d.display().to_string()
+        )
+    );
+    let gfortran = build::version();
+    let modules = match gfortran.as_deref().map(module::location) {
+        Some(Location::Installed(dir)) => format!("{} (installed)", dir.display()),
+        Some(Location::Cache(dir)) => format!(
+            "{} (the cache; compiled on first use{})",
+            dir.display(),
+            if include.is_some() {
+                ", as the installed one is for another gfortran"
+            } else {
+                ""
+            }
+        ),
+        None => "NOT FOUND (gfortran is needed to compile ferrocaf_ext)".to_string(),
+    };
+    println!("  modules:     {modules}");
+    let gfortran = gfortran.unwrap_or_else(|| {
         "NOT FOUND (install it with: sudo apt-get install gfortran)".to_string()
     });
-    println!("gfortran:    {gfortran}");
+    println!("\ngfortran:      {gfortran}");
     println!("\nEnvironment variables:");
     for (name, meaning) in VARIABLES {
         let value = match std::env::var_os(name) {

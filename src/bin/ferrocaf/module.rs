@@ -1,28 +1,68 @@
-//! The `ferrocaf_ext` Fortran module (notified-access extension): its source is built into this
-//! executable and compiled on first use with the user's own gfortran (`.mod` files are
-//! compiler-version specific), into the cache; `ferrocaf build` adds that directory with `-I`.
+//! The `ferrocaf_ext` Fortran module (notified-access extension). `.mod` files are specific to
+//! the gfortran version that wrote them, so `ferrocaf build` adds with `-I` either the installed
+//! `<prefix>/include/ferrocaf` — when a stamp file beside its `ferrocaf_ext.mod` names the same
+//! gfortran (scripts/install.sh writes it) — or a cache directory where the module source,
+//! built into this executable, is compiled on first use with the user's own gfortran.
 
 use super::args::Failure;
 use super::{build, cache};
 use std::fs;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// The module's source.
 pub const SOURCE: &str = include_str!("../../../caf_abi/ferrocaf_ext.f90");
 
-/// The directory holding `ferrocaf_ext.mod` for the installed gfortran, compiling it if needed.
+/// The stamp beside an installed `ferrocaf_ext.mod`: the first line of `gfortran --version` of
+/// the compiler that wrote it.
+pub const STAMP: &str = "ferrocaf_ext.stamp";
+
+/// Where `ferrocaf_ext.mod` for a given gfortran is found.
+pub enum Location {
+    /// In the installed include directory, made by the same gfortran.
+    Installed(PathBuf),
+    /// In the cache (compiled there on first use).
+    Cache(PathBuf),
+}
+
+/// The installed include directory `<bin>/../include/ferrocaf`, if it exists.
+pub fn installed_dir() -> Option<PathBuf> {
+    let dir = build::exe_dir().ok()?.join("../include/ferrocaf");
+    dir.canonicalize().ok().filter(|d| d.is_dir())
+}
+
+/// Where the module for `compiler` (the first line of `gfortran --version`) is or will be.
+pub fn location(compiler: &str) -> Location {
+    match installed_dir().filter(|d| made_by(d, compiler)) {
+        Some(dir) => Location::Installed(dir),
+        None => {
+            let k = cache::key(&[SOURCE.as_bytes(), compiler.as_bytes()]);
+            Location::Cache(cache::root().join(format!("module-{k:016x}")))
+        }
+    }
+}
+
+/// Whether `dir` holds a `ferrocaf_ext.mod` whose stamp names `compiler`.
+fn made_by(dir: &Path, compiler: &str) -> bool {
+    dir.join("ferrocaf_ext.mod").is_file()
+        && fs::read_to_string(dir.join(STAMP)).is_ok_and(|s| s.trim() == compiler.trim())
+}
+
+/// The directory holding `ferrocaf_ext.mod` for the gfortran on `PATH`, compiling it into the
+/// cache if no installed one fits.
 pub fn dir() -> Result<PathBuf, Failure> {
     let compiler = build::version().ok_or_else(build::missing)?;
-    let k = cache::key(&[SOURCE.as_bytes(), compiler.as_bytes()]);
-    let dir = cache::root().join(format!("module-{k:016x}"));
-    if dir.join("ferrocaf_ext.mod").is_file() {
-        return Ok(dir);
-    }
+    let dir = match location(&compiler) {
+        Location::Installed(dir) => return Ok(dir),
+        Location::Cache(dir) if dir.join("ferrocaf_ext.mod").is_file() => return Ok(dir),
+        Location::Cache(dir) => dir,
+    };
     let io = |e: std::io::Error| {
         Failure::fatal(format!("cannot prepare the ferrocaf_ext module: {e}"), 1)
     };
-    let tmp = cache::root().join(format!("module-{k:016x}.{}", std::process::id()));
+    let mut tmp = dir.clone().into_os_string();
+    tmp.push(format!(".{}", std::process::id()));
+    let tmp = PathBuf::from(tmp);
     fs::create_dir_all(&tmp).map_err(io)?;
     let src = tmp.join("ferrocaf_ext.f90");
     fs::write(&src, SOURCE).map_err(io)?;
@@ -44,4 +84,26 @@ pub fn dir() -> Result<PathBuf, Failure> {
         let _ = fs::remove_dir_all(&tmp);
     }
     Ok(dir)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn installed_module_is_used_only_for_the_same_compiler() {
+        let dir = std::env::temp_dir().join(format!("ferrocaf-module-test-{}", std::process::id()));
+        fs::create_dir_all(&dir).unwrap();
+        let gcc12 = "GNU Fortran (Debian 12.2.0-14) 12.2.0";
+        assert!(!made_by(&dir, gcc12), "no .mod, no stamp");
+        fs::write(dir.join("ferrocaf_ext.mod"), "").unwrap();
+        assert!(
+            !made_by(&dir, gcc12),
+            "a .mod without a stamp is of unknown origin"
+        );
+        fs::write(dir.join(STAMP), format!("{gcc12}\n")).unwrap();
+        assert!(made_by(&dir, gcc12));
+        assert!(!made_by(&dir, "GNU Fortran (GCC) 14.2.0"));
+        fs::remove_dir_all(&dir).unwrap();
+    }
 }
