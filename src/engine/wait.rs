@@ -1,9 +1,9 @@
 //! Blocking waits that never burn a shared core: spin briefly, then sleep on this image's
 //! doorbell (a futex in its control block) until a poster rings it.
 
-use crate::transport::doorbell::{Bell, OsFutex};
 use crate::error::CafResult;
 use crate::transport::control::{Header, JobBlock};
+use crate::transport::doorbell::{Bell, OsFutex};
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
@@ -38,7 +38,10 @@ impl Waiter {
             }
             std::hint::spin_loop();
         }
-        let bell = Bell { seq: &self.header.bell, sleepers: &self.header.sleepers };
+        let bell = Bell {
+            seq: &self.header.bell,
+            sleepers: &self.header.sleepers,
+        };
         loop {
             if let Some(r) = poll() {
                 return r;

@@ -109,9 +109,16 @@ mod loom_tests {
             let p = s.clone();
             let poster = loom::thread::spawn(move || {
                 p.flag.store(1, Ordering::SeqCst);
-                Bell { seq: &p.seq, sleepers: &p.sleepers }.ring(&p.futex);
+                Bell {
+                    seq: &p.seq,
+                    sleepers: &p.sleepers,
+                }
+                .ring(&p.futex);
             });
-            let bell = Bell { seq: &s.seq, sleepers: &s.sleepers };
+            let bell = Bell {
+                seq: &s.seq,
+                sleepers: &s.sleepers,
+            };
             while s.flag.load(Ordering::SeqCst) == 0 {
                 bell.sleep(&s.futex, || s.flag.load(Ordering::SeqCst) != 0);
             }

@@ -5,10 +5,10 @@ pub mod segments;
 
 use super::control::{Header, Layout, HEADER};
 use super::doorbell::{Bell, OsFutex};
-use std::time::Duration;
 use super::ring::{Cell, Head, Ring, CAP, CELL};
 use super::{AtomicOp, CopyPlan, Full, Notification, Place, Transport};
 use std::sync::atomic::{fence, AtomicU32, AtomicU64, Ordering};
+use std::time::Duration;
 
 pub use segments::Segments;
 
@@ -135,7 +135,11 @@ impl Transport for Shm {
     fn ring(&self, image: usize) {
         // SAFETY: every segment starts with a Header.
         let h = unsafe { &*(self.segs.addr(image, HEADER) as *const Header) };
-        Bell { seq: &h.bell, sleepers: &h.sleepers }.ring(&OsFutex(Duration::ZERO));
+        Bell {
+            seq: &h.bell,
+            sleepers: &h.sleepers,
+        }
+        .ring(&OsFutex(Duration::ZERO));
     }
 
     fn direct(&self, image: usize, offset: usize) -> Option<usize> {
