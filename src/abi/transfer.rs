@@ -46,8 +46,12 @@ unsafe fn remote(
         image: img,
         offset: t.offset + offset,
     };
-    let (shift, layout) = if vecs.is_null() {
-        (0, Layout::Strided(d.dims()))
+    let strided = Layout::Strided(d.dims());
+    // An empty selection moves nothing. With an empty vector subscript gfortran passes
+    // `nvec == 0`, which otherwise means a triplet, and leaves the triplet unset: never decode
+    // it (the descriptor's bounds describe the result, so its extent is 0 then).
+    let (shift, layout) = if vecs.is_null() || strided.count() == 0 {
+        (0, strided)
     } else {
         // SAFETY: guaranteed by the caller.
         Layout::from_lists(unsafe { offsets(d, vecs) }?)
