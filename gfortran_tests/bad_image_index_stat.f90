@@ -5,6 +5,7 @@
 ! cannot tell `x[0]` from `x` (docs/ARCHITECTURE.md, ABI limits). SYNC IMAGES, get and put
 ! reject 0: sync_images_errors.f90, bad_image_index_fatal.f90.
 ! test: images 1 2 3
+! test: scalable
 ! test: count {n} PASS
 program bad_image_index_stat
   use iso_fortran_env, only: atomic_int_kind, lock_type, event_type

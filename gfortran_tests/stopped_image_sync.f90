@@ -4,6 +4,7 @@
 ! waits so that others can still reach its data): coindexed reads and atomics on it succeed.
 ! The remaining images then finish normally (exit status 0).
 ! test: images 2 3 4
+! test: scalable
 ! test: count {n} DONE
 ! test: forbid FAIL
 program stopped_image_sync
