@@ -9,6 +9,9 @@ use std::time::Duration;
 /// Upper bound on one sleep; waits re-check their condition (and job abort) at least this often.
 const NAP: Duration = Duration::from_millis(100);
 
+/// Polls between two `sched_yield` calls while spinning.
+const YIELD_EVERY: u32 = 64;
+
 /// Everything a blocking wait of this image needs.
 pub struct Waiter {
     header: &'static Header,
@@ -31,11 +34,18 @@ impl Waiter {
     /// then sleeps until the doorbell rings. If another image starts error termination while
     /// this one waits, this image ends with that exit code.
     pub fn block<T>(&self, mut poll: impl FnMut() -> Option<CafResult<T>>) -> CafResult<T> {
-        for _ in 0..self.spin {
+        for i in 0..self.spin {
             if let Some(r) = poll() {
                 return r;
             }
-            std::hint::spin_loop();
+            if i % YIELD_EVERY == YIELD_EVERY - 1 {
+                // The image this one waits for may be queued on this very core (other load,
+                // or more runnable processes than cores): let it run instead of spinning out
+                // the time slice.
+                std::thread::yield_now();
+            } else {
+                std::hint::spin_loop();
+            }
         }
         let h = self.header;
         loop {
