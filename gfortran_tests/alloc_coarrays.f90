@@ -1,6 +1,7 @@
 ! Tests: allocatable coarrays: allocate/deallocate in a loop, rank 1-3 with non-default bounds,
 ! reallocation with other sizes, allocated(), and remote access to each allocation.
 ! test: images 2 4
+! test: scalable
 ! test: count {n} PASS
 program alloc_coarrays
   implicit none

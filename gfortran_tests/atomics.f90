@@ -4,6 +4,7 @@
 ! negative values; LOGICAL atomics; concurrent ATOMIC_ADD and ATOMIC_FETCH_ADD from all images
 ! to one (exact count, unique tickets); ATOMIC_CAS as a spin lock guarding a plain counter.
 ! test: images 1 2 3 4
+! test: scalable
 ! test: count {n} PASS
 program atomics_test
   use iso_fortran_env, only: atomic_int_kind, atomic_logical_kind

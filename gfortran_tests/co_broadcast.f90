@@ -1,6 +1,7 @@
 ! Tests: CO_BROADCAST of integer, real(8), complex and character scalars, a rank-1 and a rank-2
 ! array, a derived type, from different source images, with STAT=.
 ! test: images 1 3 4
+! test: scalable
 ! test: count {n} PASS
 program co_broadcast_test
   implicit none

@@ -1,6 +1,7 @@
 ! Tests: CO_MIN and CO_MAX on integer, real and character scalars and on integer arrays (rank 1
 ! and 2), with and without RESULT_IMAGE=, and with STAT=.
 ! test: images 1 3 4
+! test: scalable
 ! test: count {n} PASS
 program co_min_max
   implicit none

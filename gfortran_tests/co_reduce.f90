@@ -6,6 +6,7 @@
 ! pointer component as OPERATION is not tested: gfortran 12 passes a code byte instead of the
 ! pointer at -O0 and crashes (ICE in tree-ssa-sccvn) at -O1.
 ! test: images 1 2 3 4
+! test: scalable
 ! test: count {n} PASS
 module ops
   use iso_c_binding, only: c_char

@@ -2,6 +2,7 @@
 ! the result on all images and with RESULT_IMAGE= (other images' arguments become undefined, so
 ! only the result image is checked), and with STAT=/ERRMSG=.
 ! test: images 1 3 4
+! test: scalable
 ! test: count {n} PASS
 program co_sum_test
   implicit none

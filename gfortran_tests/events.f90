@@ -3,6 +3,7 @@
 ! posts, event arrays, an allocatable event coarray, STAT=, and many posts from every image to
 ! one (the waiter consumes exactly all of them).
 ! test: images 1 2 3 4
+! test: scalable
 ! test: count {n} PASS
 program events_test
   use iso_fortran_env, only: event_type

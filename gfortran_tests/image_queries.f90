@@ -1,6 +1,7 @@
 ! Tests: this_image(), num_images(), this_image(coarray), this_image(coarray, dim), image_index,
 ! lcobound and ucobound for a coarray of corank 2 with non-default cobounds.
 ! test: images 1 3 4
+! test: scalable
 ! test: count {n} PASS
 program image_queries
   implicit none

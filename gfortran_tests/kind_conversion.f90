@@ -2,6 +2,7 @@
 ! integer(8) from an integer(4) coarray, real(4) section from an integer(2) array, integer from
 ! real (truncation), complex from real, logical kinds, and CHARACTER length padding/truncation.
 ! test: images 2 4
+! test: scalable
 ! test: count {n} PASS
 program kind_conversion
   use iso_fortran_env, only: int8, int16, int32, int64, real32, real64

@@ -3,6 +3,7 @@
 ! lock arrays, an allocatable lock coarray, and a counter on image 1 updated under contention
 ! from every image, guarded by a lock and by a CRITICAL construct (exact totals).
 ! test: images 1 2 3 4
+! test: scalable
 ! test: count {n} PASS
 program locks_test
   use iso_fortran_env, only: lock_type, stat_locked, stat_unlocked, stat_locked_other_image

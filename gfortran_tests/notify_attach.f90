@@ -2,6 +2,7 @@
 ! attached sections (puts outside the section do not notify), explicit EVENT POST on an attached
 ! event, gets notify only in the puts-and-gets mode, detach, and misuse errors.
 ! test: images 2 3
+! test: scalable
 ! test: vary FERROCAF_EVENTS=atomic,p2p,notified
 ! test: stdout PASS
 ! test: timeout 60

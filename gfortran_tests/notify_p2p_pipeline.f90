@@ -3,6 +3,7 @@
 ! arrives by an attached put. A(i,j) = A(i-1,j) + A(i,j-1) - A(i-1,j-1), A(i,1)=i-1,
 ! A(1,j)=j-1, so the corner is (m-1)+(n-1). Repeated to exercise many notifications.
 ! test: images 1 2 4
+! test: scalable
 ! test: vary FERROCAF_EVENTS=atomic,p2p,notified
 ! test: stdout PASS
 ! test: timeout 60

@@ -2,6 +2,7 @@
 ! persistent requests with wildcard and specific sources and tags, arrival order, status of
 ! the last match, notify_test polling, notify_get telling the target, and misuse errors.
 ! test: images 2 4
+! test: scalable
 ! test: stdout PASS
 ! test: timeout 60
 program notify_requests

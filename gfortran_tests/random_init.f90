@@ -3,6 +3,7 @@
 ! its own sequence; .false. the same sequence on every image. Sequences of all images are
 ! gathered with CO_SUM and compared.
 ! test: images 1 2 4
+! test: scalable
 ! test: count {n} PASS
 program random_init_test
   implicit none

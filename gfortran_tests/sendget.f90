@@ -2,6 +2,7 @@
 ! images that are both not this image, strided on both sides, and overlapping sections of the
 ! same coarray on one image (a(2:10)[me] = a(1:9)[me] must behave as if through a temporary).
 ! test: images 3 4
+! test: scalable
 ! test: count {n} PASS
 program sendget
   implicit none

@@ -1,5 +1,6 @@
 ! Tests: the smallest program runs on every image.
 ! test: images 1 3
+! test: scalable
 ! test: count {n} hello
 program smoke
   implicit none

@@ -1,19 +1,27 @@
 ! Tests: the last image STOPs early while the others continue. SYNC ALL, SYNC IMAGES with it,
-! CO_SUM and EVENT POST to it give STAT_STOPPED_IMAGE; IMAGE_STATUS and STOPPED_IMAGES report
-! it; the remaining images then finish normally (exit status 0).
+! CO_SUM, EVENT POST and LOCK of a lock on it give STAT_STOPPED_IMAGE; IMAGE_STATUS and
+! STOPPED_IMAGES report it. Its memory stays accessible (Fortran 2018 5.3.7: a stopped image
+! waits so that others can still reach its data): coindexed reads and atomics on it succeed.
+! The remaining images then finish normally (exit status 0).
 ! test: images 2 3 4
+! test: scalable
 ! test: count {n} DONE
 ! test: forbid FAIL
 program stopped_image_sync
-  use iso_fortran_env, only: stat_stopped_image, event_type
+  use iso_fortran_env, only: stat_stopped_image, event_type, lock_type, atomic_int_kind
   implicit none
   integer :: me, n, st, s
   integer, allocatable :: gone(:)
   type(event_type) :: ev[*]
+  type(lock_type) :: lk[*]
+  integer(atomic_int_kind) :: counter[*]
+  integer :: keep[*], old
   character(len=80) :: msg
 
   me = this_image()
   n = num_images()
+  keep = 100 + me
+  counter = 0
   sync all
   if (me == n) then
     print '(a,i0)', 'DONE (stopping early) ', me
@@ -36,6 +44,15 @@ program stopped_image_sync
 
   event post (ev[n], stat=st)
   call check(st == stat_stopped_image, 'event post to the stopped image')
+
+  msg = ''
+  lock (lk[n], stat=st, errmsg=msg)
+  call check(st == stat_stopped_image, 'lock of a lock on the stopped image')
+  call check(len_trim(msg) > 0, 'lock: errmsg is empty')
+
+  call check(keep[n] == 100 + n, 'coindexed read of the stopped image')
+  call atomic_fetch_add(counter[n], 1, old, stat=st)
+  call check(st == 0 .and. old >= 0 .and. old < n - 1, 'atomic_fetch_add on the stopped image')
 
   gone = stopped_images()
   ! images that already finished may be listed too, in increasing order

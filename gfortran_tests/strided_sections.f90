@@ -2,6 +2,7 @@
 ! sections of different shape (same size) on both sides, scalar broadcast into a section, and
 ! strided gets.
 ! test: images 2 4
+! test: scalable
 ! test: count {n} PASS
 program strided_sections
   implicit none

@@ -1,6 +1,7 @@
 ! Tests: SYNC ALL in a loop of 1000: after each barrier every image sees the counter every other
 ! image incremented before it; SYNC MEMORY and sync all with stat= succeed.
 ! test: images 2 4
+! test: scalable
 ! test: count {n} PASS
 ! test: timeout 60
 program sync_all_loop

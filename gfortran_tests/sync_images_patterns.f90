@@ -3,6 +3,7 @@
 ! miscounted pairwise counter shows up as a wrong value or a hang. Data written before a sync is
 ! checked after it.
 ! test: images 2 4
+! test: scalable
 ! test: count {n} PASS
 ! test: timeout 60
 program sync_images_patterns

@@ -4,6 +4,7 @@
 ! team must land at the same place on every image: every image writes into its right
 ! neighbour's coarrays and checks what its left neighbour wrote.
 ! test: images 2 3 4
+! test: scalable
 ! test: count {n} PASS
 program teams_allocate
   use iso_fortran_env, only: team_type

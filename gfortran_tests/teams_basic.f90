@@ -3,6 +3,7 @@
 ! and CO_SUM involve only team members, TEAM_NUMBER() inside and outside, SYNC TEAM, a second
 ! CHANGE TEAM into the same team, and the initial team is restored afterwards.
 ! test: images 2 3 4 8
+! test: scalable
 ! test: count {n} PASS
 program teams_basic
   use iso_fortran_env, only: team_type

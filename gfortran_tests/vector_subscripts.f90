@@ -3,6 +3,7 @@
 ! side, 2-D arrays with one vector dimension and one triplet, non-default lower bounds, an
 ! allocatable coarray, and kind conversion through a vector-subscripted read.
 ! test: images 2 3
+! test: scalable
 ! test: count {n} PASS
 program vector_subscripts
   implicit none

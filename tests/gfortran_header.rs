@@ -83,3 +83,12 @@ fn vary_multiplies_runs() {
     assert!(parse("! test: images 2\n! test: vary E=a,,b\n").is_err());
     assert!(parse("! test: images 2\n! test: vary a,b\n").is_err());
 }
+
+#[test]
+fn scalable_adds_the_oversubscribed_count_once() {
+    let h = parse("! test: images 1 3\n! test: scalable\n").unwrap();
+    assert_eq!(h.images, vec![1, 3, header::SCALABLE_IMAGES]);
+    let h = parse("! test: scalable\n! test: images 16\n").unwrap();
+    assert_eq!(h.images, vec![16]);
+    assert!(parse("! test: scalable\n").is_err());
+}

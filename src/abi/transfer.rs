@@ -9,7 +9,7 @@ use crate::engine::transfer::{transfer, Side};
 use crate::error::{CafError, CafResult};
 use crate::runtime::registry::Token;
 use crate::runtime::{self, Runtime};
-use crate::transport::{Layout, Place};
+use crate::transport::{Dim, Layout, Place};
 use std::ffi::{c_int, c_void};
 
 /// Checks that bytes `lo..hi` relative to byte `offset` of the coarray of `t` lie inside it.
@@ -25,11 +25,13 @@ fn inside(t: &Token, offset: usize, (lo, hi): (isize, isize)) -> CafResult<()> {
 }
 
 /// The remote side of an access: image `image` (team numbering), byte `offset` into the
-/// coarray of `token`, laid out like `d`, or selected by the vector subscripts `vecs`.
+/// coarray of `token`, laid out like `d`, or selected by the vector subscripts `vecs`; no
+/// elements at all if `empty` (the other side of the transfer has none).
 ///
 /// # Safety
 /// `token` was created by this runtime; `d` is a valid descriptor; `vecs` is null or holds one
 /// valid `caf_vector_t` per dimension of `d`.
+#[allow(clippy::too_many_arguments)] // one per gfortran argument describing the side
 unsafe fn remote(
     rt: &Runtime,
     token: CafToken,
@@ -38,6 +40,7 @@ unsafe fn remote(
     d: *const GfcDescriptor,
     vecs: *const CafVector,
     kind: c_int,
+    empty: bool,
 ) -> CafResult<Side> {
     let img = rt.team.resolve(image as i64)?;
     // SAFETY: guaranteed by the caller.
@@ -46,8 +49,22 @@ unsafe fn remote(
         image: img,
         offset: t.offset + offset,
     };
-    let (shift, layout) = if vecs.is_null() {
-        (0, Layout::Strided(d.dims()))
+    // An empty transfer moves nothing, and must not decode `vecs`: for an empty vector
+    // subscript gfortran passes `nvec == 0`, which otherwise means a triplet, and leaves the
+    // triplet fields unset. The caller knows from the other side (the descriptor's bounds do
+    // not tell: they describe neither the array nor, reliably, the result).
+    let (shift, layout) = if vecs.is_null() || empty {
+        (
+            0,
+            Layout::Strided(if empty {
+                vec![Dim {
+                    extent: 0,
+                    stride: 0,
+                }]
+            } else {
+                d.dims()
+            }),
+        )
     } else {
         // SAFETY: guaranteed by the caller.
         Layout::from_lists(unsafe { offsets(d, vecs) }?)
@@ -97,12 +114,15 @@ pub unsafe extern "C" fn _gfortran_caf_get(
 ) {
     let rt = runtime::get();
     // SAFETY: forwarded from the caller.
-    let r = unsafe { remote(rt, token, offset, image, src, src_vector, src_kind) }.and_then(|s| {
-        // SAFETY: forwarded from the caller.
-        let d = unsafe { local(dst, dst_kind) };
-        transfer(&*rt.tp, &d, &s, may_require_tmp)?;
-        rt.after_access(&s, true)
-    });
+    let d = unsafe { local(dst, dst_kind) };
+    let empty = d.layout.count() == 0;
+    // SAFETY: forwarded from the caller.
+    let r = unsafe { remote(rt, token, offset, image, src, src_vector, src_kind, empty) }.and_then(
+        |s| {
+            transfer(&*rt.tp, &d, &s, may_require_tmp)?;
+            rt.after_access(&s, true)
+        },
+    );
     // SAFETY: forwarded from the caller.
     unsafe { finish(r, stat, std::ptr::null_mut(), 0, "coindexed read") };
 }
@@ -128,12 +148,15 @@ pub unsafe extern "C" fn _gfortran_caf_send(
 ) {
     let rt = runtime::get();
     // SAFETY: forwarded from the caller.
-    let r = unsafe { remote(rt, token, offset, image, dst, dst_vector, dst_kind) }.and_then(|d| {
-        // SAFETY: forwarded from the caller.
-        let s = unsafe { local(src, src_kind) };
-        transfer(&*rt.tp, &d, &s, may_require_tmp)?;
-        rt.after_access(&d, false)
-    });
+    let s = unsafe { local(src, src_kind) };
+    let empty = s.layout.count() == 0;
+    // SAFETY: forwarded from the caller.
+    let r = unsafe { remote(rt, token, offset, image, dst, dst_vector, dst_kind, empty) }.and_then(
+        |d| {
+            transfer(&*rt.tp, &d, &s, may_require_tmp)?;
+            rt.after_access(&d, false)
+        },
+    );
     // SAFETY: forwarded from the caller.
     unsafe { finish(r, stat, std::ptr::null_mut(), 0, "coindexed write") };
 }
@@ -160,14 +183,20 @@ pub unsafe extern "C" fn _gfortran_caf_sendget(
     stat: *mut c_int,
 ) {
     let rt = runtime::get();
+    // A side without vector subscripts has reliable bounds; if it is empty, so is the other.
+    // SAFETY: forwarded from the caller.
+    let empty = unsafe {
+        (dst_vector.is_null() && desc(dst).count() == 0)
+            || (src_vector.is_null() && desc(src).count() == 0)
+    };
     // SAFETY: forwarded from the caller.
     let r = unsafe {
         remote(
-            rt, dst_token, dst_offset, dst_image, dst, dst_vector, dst_kind,
+            rt, dst_token, dst_offset, dst_image, dst, dst_vector, dst_kind, empty,
         )
         .and_then(|d| {
             let s = remote(
-                rt, src_token, src_offset, src_image, src, src_vector, src_kind,
+                rt, src_token, src_offset, src_image, src, src_vector, src_kind, empty,
             )?;
             transfer(&*rt.tp, &d, &s, may_require_tmp)?;
             rt.after_access(&s, true)?;

@@ -19,18 +19,38 @@ use crate::transport::control::{Layout, LEVELS, ROUNDS};
 use crate::transport::{AtomicOp, Transport};
 use std::sync::atomic::{AtomicU64, Ordering};
 
-/// This image's barrier state: signals consumed per team level and round.
-#[derive(Debug, Default)]
+/// Barrier-block lines of the central barrier: arrivals and generation, in the team leader's
+/// control block. Dissemination uses at most 12 rounds (4096 images), so they never collide.
+const ARRIVE: usize = ROUNDS - 2;
+const GENERATION: usize = ROUNDS - 1;
+
+/// This image's barrier state: signals consumed per team level and round, and the CPU count
+/// that decides the algorithm.
+#[derive(Debug)]
 pub struct Barrier {
     consumed: [[AtomicU64; ROUNDS]; LEVELS],
+    cpus: usize,
 }
 
 impl Barrier {
+    /// Barrier state for a process that may use `cpus` CPUs.
+    pub fn new(cpus: usize) -> Barrier {
+        Barrier {
+            consumed: Default::default(),
+            cpus,
+        }
+    }
+
     /// Runs one barrier over `team`. Returns `StoppedImage`/`FailedImage` if a member has
-    /// terminated and so can never arrive.
+    /// terminated and so can never arrive. Teams with more images than CPUs use a central
+    /// counter (each image arrives once and is woken once); others the dissemination barrier,
+    /// whose log2(n) rounds would each cost a sleep and a wake-up when oversubscribed.
     pub fn sync(&self, tp: &dyn Transport, w: &Waiter, team: &Team) -> CafResult<()> {
         let e = team.enter_barrier();
         publish(tp, team);
+        if team.len() > self.cpus {
+            return central(tp, w, team, e);
+        }
         let n = team.len();
         let me = tp.this_image();
         let consumed = &self.consumed[team.level];
@@ -56,4 +76,30 @@ impl Barrier {
         }
         Ok(())
     }
+}
+
+/// Sense-reversing central barrier: read the leader's generation, arrive on its counter; the
+/// last arriver resets the counter, bumps the generation and rings every member. Every member
+/// of a team computes the same algorithm choice, and a barrier completes before the next one
+/// can bump the counter (arrivals of the next barrier follow the generation change), so the
+/// counter is zero whenever a barrier starts, whatever the team's history.
+fn central(tp: &dyn Transport, w: &Waiter, team: &Team, e: u64) -> CafResult<()> {
+    let leader = team.members[0];
+    let (arrive, gen) = (
+        Layout::barrier(team.level, ARRIVE),
+        Layout::barrier(team.level, GENERATION),
+    );
+    let g = tp.fetch_op(leader, gen, 8, AtomicOp::Load, 0);
+    if tp.fetch_op(leader, arrive, 8, AtomicOp::Add, 1) + 1 == team.len() as u64 {
+        tp.fetch_op(leader, arrive, 8, AtomicOp::Swap, 0);
+        tp.fetch_op(leader, gen, 8, AtomicOp::Add, 1);
+        team.members.iter().for_each(|&j| tp.ring(j));
+        return Ok(());
+    }
+    w.block(|| {
+        ready_or_gone(
+            || tp.fetch_op(leader, gen, 8, AtomicOp::Load, 0) != g,
+            || check_team(tp, team, Op::Barrier, e),
+        )
+    })
 }

@@ -5,10 +5,15 @@ use crate::error::CafResult;
 use crate::transport::control::{Header, JobBlock};
 use crate::transport::doorbell::{Bell, OsFutex};
 use std::sync::atomic::Ordering;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
+/// How long a wait polls with `sched_yield` after spinning and before it sleeps.
+const YIELD_FOR: Duration = Duration::from_micros(50);
 /// Upper bound on one sleep; waits re-check their condition (and job abort) at least this often.
 const NAP: Duration = Duration::from_millis(100);
+
+/// Polls between two `sched_yield` calls while spinning.
+const YIELD_EVERY: u32 = 64;
 
 /// Everything a blocking wait of this image needs.
 pub struct Waiter {
@@ -29,14 +34,33 @@ impl Waiter {
     }
 
     /// Calls `poll` until it yields a result. Between polls, spins up to the configured count,
-    /// then sleeps until the doorbell rings. If another image starts error termination while
+    /// then yields the core for up to [`YIELD_FOR`], then sleeps until the doorbell rings. If another image starts error termination while
     /// this one waits, this image ends with that exit code.
     pub fn block<T>(&self, mut poll: impl FnMut() -> Option<CafResult<T>>) -> CafResult<T> {
-        for _ in 0..self.spin {
+        for i in 0..self.spin {
             if let Some(r) = poll() {
                 return r;
             }
-            std::hint::spin_loop();
+            if i % YIELD_EVERY == YIELD_EVERY - 1 {
+                // The image this one waits for may be queued on this very core (other load,
+                // or more runnable processes than cores): let it run instead of spinning out
+                // the time slice.
+                std::thread::yield_now();
+            } else {
+                std::hint::spin_loop();
+            }
+        }
+        // Then poll with sched_yield for a bounded time: the awaited image is often about to
+        // run (or needs this core to); only a long wait pays for a futex sleep and wake-up.
+        let until = Instant::now() + YIELD_FOR;
+        loop {
+            if let Some(r) = poll() {
+                return r;
+            }
+            std::thread::yield_now();
+            if Instant::now() >= until {
+                break;
+            }
         }
         let bell = Bell {
             seq: &self.header.bell,

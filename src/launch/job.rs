@@ -1,7 +1,7 @@
 //! The job description an image receives from its supervisor in `FERROCAF_JOB`.
 
 use crate::runtime::config::ConfigError;
-use crate::transport::shm::segments::Geometry;
+use crate::transport::shm::segments::{segment_name, Geometry};
 
 /// Environment variable holding the encoded [`Job`].
 pub const JOB_VAR: &str = "FERROCAF_JOB";
@@ -94,7 +94,43 @@ impl Job {
             .and_then(|v| v.parse::<usize>().ok())
             .filter(|i| (1..=job.geometry.n).contains(i))
             .ok_or_else(|| ConfigError(format!("{IMAGE_VAR} is missing or out of range")))?;
+        job.check_inherited()?;
         Ok(Some((job, image - 1)))
+    }
+
+    /// Checks that this process really is an image of the job: a child of its supervisor that
+    /// inherited the job's segments. A copy of `FERROCAF_JOB` in another process names
+    /// descriptors that process does not have (or that are other files), so it must never be
+    /// mapped as if it were the job's memory.
+    fn check_inherited(&self) -> Result<(), ConfigError> {
+        let copied = |why: String| {
+            ConfigError(format!(
+                "{JOB_VAR} in this process's environment was not given to it by a ferrocaf \
+                 launcher ({why}); it cannot be used to join another job: unset {JOB_VAR} and \
+                 {IMAGE_VAR} to run this program"
+            ))
+        };
+        let parent = std::os::unix::process::parent_id() as i32;
+        if parent != self.supervisor {
+            return Err(copied(format!(
+                "its supervisor is process {}, this process's parent is {parent}",
+                self.supervisor
+            )));
+        }
+        for (i, fd) in self.fds.iter().enumerate() {
+            let path = format!("/proc/self/fd/{fd}");
+            let target = std::fs::read_link(&path).unwrap_or_default();
+            let size = std::fs::metadata(&path).map_or(0, |m| m.len());
+            let name = format!("/memfd:{} ", segment_name(i));
+            if !target.to_string_lossy().starts_with(&name) || size != self.geometry.seg_size as u64
+            {
+                return Err(copied(format!(
+                    "descriptor {fd} is not the shared memory of image {}",
+                    i + 1
+                )));
+            }
+        }
+        Ok(())
     }
 }
 

@@ -116,7 +116,7 @@ fn join(job: Job, me: usize) -> Runtime {
         n: g.n,
         team: super::teams::Teams::new(Team::initial(g.n, me)),
         waiter: Waiter::new(header, jobblk, spin),
-        barrier: Barrier::default(),
+        barrier: Barrier::new(std::thread::available_parallelism().map_or(1, |c| c.get())),
         collectives: Default::default(),
         notifier: Default::default(),
         attachments: Default::default(),

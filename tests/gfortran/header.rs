@@ -14,9 +14,14 @@
 //! ! test: env NAME=VALUE        extra environment (repeatable)
 //! ! test: flags -O3             extra gfortran flags (repeatable, appended)
 //! ! test: vary NAME=a,b,c       run every image count once per value of NAME
+//! ! test: scalable              also run on SCALABLE_IMAGES (16) images: for programs correct on
+//!                               any image count (oversubscription: 16 images on a few cores)
 //! ```
 
 use std::time::Duration;
+
+/// The image count a `scalable` program also runs on.
+pub const SCALABLE_IMAGES: usize = 16;
 
 /// The exit status a run must end with.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -109,14 +114,22 @@ pub fn parse(source: &str) -> Result<Header, String> {
         flags: Vec::new(),
         vary: None,
     };
+    let mut scalable = false;
     for (no, line) in source.lines().enumerate() {
         let Some(directive) = directive(line) else {
             continue;
         };
+        if directive == "scalable" {
+            scalable = true;
+            continue;
+        }
         apply(&mut h, directive).map_err(|e| format!("line {}: {e}: {}", no + 1, line.trim()))?;
     }
     if h.images.is_empty() {
         return Err("no `! test: images N...` line".into());
+    }
+    if scalable && !h.images.contains(&SCALABLE_IMAGES) {
+        h.images.push(SCALABLE_IMAGES);
     }
     Ok(h)
 }

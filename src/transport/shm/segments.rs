@@ -16,6 +16,11 @@ pub struct Geometry {
     pub seg_size: usize,
 }
 
+/// The name (shown in /proc, in no file system) of image `i`'s (0-based) segment.
+pub fn segment_name(i: usize) -> String {
+    format!("ferrocaf-image-{}", i + 1)
+}
+
 /// The mapped segments of a job, as seen by one process.
 pub struct Segments {
     /// Number of segments.
@@ -28,7 +33,7 @@ impl Segments {
     /// Creates `g.n` sparse segments for a new job (supervisor side).
     pub fn create(g: &Geometry) -> io::Result<Vec<OwnedFd>> {
         (0..g.n)
-            .map(|i| mem::memfd(&format!("ferrocaf-image-{}", i + 1), g.seg_size))
+            .map(|i| mem::memfd(&segment_name(i), g.seg_size))
             .collect()
     }
 
