@@ -11,17 +11,35 @@ use crate::transport::{AtomicOp, Transport};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 
+/// This image's SYNC IMAGES state, kept between calls so that a call allocates nothing.
+#[derive(Debug)]
+struct State {
+    /// Syncs completed with each initial-team image.
+    counts: Vec<u64>,
+    /// `marks[j] == stamp` when image j is already in the current list (duplicate check
+    /// without clearing a bitmap per call).
+    marks: Vec<u64>,
+    stamp: u64,
+    /// The current call's partners.
+    partners: Vec<usize>,
+}
+
 /// How many times this image has synced with each initial-team image.
 #[derive(Debug)]
 pub struct SyncImages {
-    counts: Mutex<Vec<u64>>,
+    state: Mutex<State>,
 }
 
 impl SyncImages {
     /// Fresh state for a job of `n` images.
     pub fn new(n: usize) -> SyncImages {
         SyncImages {
-            counts: Mutex::new(vec![0; n]),
+            state: Mutex::new(State {
+                counts: vec![0; n],
+                marks: vec![0; n],
+                stamp: 0,
+                partners: Vec::with_capacity(n),
+            }),
         }
     }
 
@@ -35,31 +53,36 @@ impl SyncImages {
         list: Option<&[i32]>,
     ) -> CafResult<()> {
         let me = tp.this_image();
-        let partners: Vec<usize> = match list {
-            None => team.members.iter().copied().filter(|&j| j != me).collect(),
+        let mut st = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        let State {
+            counts,
+            marks,
+            stamp,
+            partners,
+        } = &mut *st;
+        partners.clear();
+        match list {
+            None => partners.extend(team.members.iter().copied().filter(|&j| j != me)),
             Some(l) => {
-                let mut seen = vec![false; tp.num_images()];
-                let mut out = Vec::with_capacity(l.len());
+                *stamp += 1;
                 for &img in l {
                     let j = team.resolve(img as i64)?;
-                    if std::mem::replace(&mut seen[j], true) {
+                    if std::mem::replace(&mut marks[j], *stamp) == *stamp {
                         return Err(CafError::InvalidArgument(format!(
                             "image {img} appears more than once in SYNC IMAGES"
                         )));
                     }
                     if j != me {
-                        out.push(j);
+                        partners.push(j);
                     }
                 }
-                out
             }
-        };
-        for &j in &partners {
+        }
+        for &j in partners.iter() {
             tp.fetch_op(j, Layout::sync_from(me), 8, AtomicOp::Add, 1);
             tp.ring(j);
         }
-        let mut counts = self.counts.lock().unwrap_or_else(|p| p.into_inner());
-        for &j in &partners {
+        for &j in partners.iter() {
             counts[j] += 1;
             let want = counts[j];
             let word = tp

@@ -69,7 +69,15 @@ impl CopyPlan {
     }
 
     /// Walks two strided sides in element order, copying the longest runs contiguous on both.
+    /// When both innermost dimensions have the same extent, copies row by row instead, each row
+    /// in one tight loop specialised for the element size.
     unsafe fn walk(&self, dd: &[Dim], sd: &[Dim], dst: usize, src: usize) {
+        if let (Some(d0), Some(s0)) = (dd.first(), sd.first()) {
+            if d0.extent == s0.extent {
+                // SAFETY: forwarded caller guarantee.
+                return unsafe { self.rows(dd, sd, dst, src) };
+            }
+        }
         let e = self.elem as isize;
         let inner = |dims: &[Dim]| {
             dims.first()
@@ -91,6 +99,60 @@ impl CopyPlan {
             s.skip(sd, run);
             left -= run;
         }
+    }
+}
+
+impl CopyPlan {
+    /// Row-wise copy of two strided sides whose innermost extents are equal.
+    unsafe fn rows(&self, dd: &[Dim], sd: &[Dim], dst: usize, src: usize) {
+        let (n, ds, ss) = (dd[0].extent, dd[0].stride, sd[0].stride);
+        let (douter, souter) = (&dd[1..], &sd[1..]);
+        let mut d = Cursor::new(douter, dst);
+        let mut s = Cursor::new(souter, src);
+        for _ in 0..count(dd) / n {
+            // SAFETY: each row lies inside the plan's extents, valid per `run`'s contract.
+            unsafe { row(d.addr, ds, s.addr, ss, n, self.elem) };
+            d.advance(douter);
+            s.advance(souter);
+        }
+    }
+}
+
+/// Copies `n` elements of `elem` bytes from `src` (stride `ss`) to `dst` (stride `ds`).
+///
+/// # Safety
+/// Every element touched is valid on both sides.
+#[inline(always)]
+unsafe fn row(dst: usize, ds: isize, src: usize, ss: isize, n: usize, elem: usize) {
+    let e = elem as isize;
+    // SAFETY: forwarded caller guarantee for every arm.
+    unsafe {
+        match elem {
+            _ if ds == e && ss == e => std::ptr::copy(src as *const u8, dst as *mut u8, n * elem),
+            8 => row_of::<u64>(dst, ds, src, ss, n),
+            4 => row_of::<u32>(dst, ds, src, ss, n),
+            16 => row_of::<u128>(dst, ds, src, ss, n),
+            2 => row_of::<u16>(dst, ds, src, ss, n),
+            1 => row_of::<u8>(dst, ds, src, ss, n),
+            _ => (0..n as isize).for_each(|i| {
+                flush(dst, i * ds, src, i * ss, elem);
+            }),
+        }
+    }
+}
+
+/// The strided row loop for one element type.
+///
+/// # Safety
+/// As for [`row`], with `size_of::<T>()`-byte elements.
+#[inline(always)]
+unsafe fn row_of<T: Copy>(dst: usize, ds: isize, src: usize, ss: isize, n: usize) {
+    let (mut d, mut s) = (dst as *mut T, src as *const T);
+    for _ in 0..n {
+        // SAFETY: forwarded caller guarantee; elements need not be aligned.
+        unsafe { d.write_unaligned(s.read_unaligned()) };
+        d = d.wrapping_byte_offset(ds);
+        s = s.wrapping_byte_offset(ss);
     }
 }
 

@@ -180,3 +180,48 @@ fn indexed_to_indexed_and_broadcast() {
         (77, 77, 77, 77, 0)
     );
 }
+
+#[test]
+fn rows_of_wide_elements_with_negative_strides() {
+    // dst: a 4x3x2 block of u64 walked backwards in the inner dimension; src: every other
+    // element of a packed array. Compared with a scalar reference walk.
+    let src: Vec<u64> = (0..200).collect();
+    let mut dst = vec![u64::MAX; 200];
+    let dd = [
+        Dim {
+            extent: 4,
+            stride: -8,
+        },
+        Dim {
+            extent: 3,
+            stride: 80,
+        },
+        Dim {
+            extent: 2,
+            stride: 400,
+        },
+    ];
+    let sd = [
+        Dim {
+            extent: 4,
+            stride: 16,
+        },
+        Dim {
+            extent: 3,
+            stride: 64,
+        },
+        Dim {
+            extent: 2,
+            stride: 192,
+        },
+    ];
+    let plan = CopyPlan::new(8, &dd, &sd);
+    let dbase = dst.as_mut_ptr() as usize + 8 * 3;
+    // SAFETY: the destination reaches elements 0..=3+20+50 and the source 0..=6+16+24 only.
+    unsafe { plan.run(dbase, src.as_ptr() as usize) };
+    for k in 0..24usize {
+        let (i, j, l) = (k % 4, (k / 4) % 3, k / 12);
+        let at = 3 - i + 10 * j + 50 * l;
+        assert_eq!(dst[at], src[2 * i + 8 * j + 24 * l], "element {k}");
+    }
+}
