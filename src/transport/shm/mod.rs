@@ -165,7 +165,11 @@ impl Transport for Shm {
             f(n);
         }
         self.next.store(next, Ordering::Relaxed);
-        if any && ring.head.blocked.swap(0, Ordering::SeqCst) != 0 {
+        // Load before swapping: the flag shares its line with the producers' claim counter.
+        if any
+            && ring.head.blocked.load(Ordering::SeqCst) != 0
+            && ring.head.blocked.swap(0, Ordering::SeqCst) != 0
+        {
             (0..self.segs.n).for_each(|j| self.ring(j));
         }
     }
