@@ -31,8 +31,15 @@ unsafe fn locate(
     let img = rt.team.resolve(image as i64)?;
     // SAFETY: guaranteed by the caller.
     let (t, (chain, item)) = unsafe { (super::token(token), decode(refs)?) };
-    let lo = rt.tp.direct(img, 0).ok_or_else(|| {
-        CafError::InvalidArgument("component references need a transport that maps peers".into())
+    // The walk follows pointers the target stored in its own memory: valid here only for
+    // this image's memory or a transport mapping every segment at the same address.
+    let mapped = img == rt.me || rt.tp.same_address();
+    let lo = rt.tp.direct(img, 0).filter(|_| mapped).ok_or_else(|| {
+        CafError::InvalidArgument(
+            "references to components of another image's coarray (*_by_ref) need the \
+             shared-memory transport; they are not supported over MPI yet"
+                .into(),
+        )
     })?;
     let seg = Segment {
         lo,

@@ -14,6 +14,8 @@
 //! ! test: env NAME=VALUE        extra environment (repeatable)
 //! ! test: flags -O3             extra gfortran flags (repeatable, appended)
 //! ! test: vary NAME=a,b,c       run every image count once per value of NAME
+//! ! test: requires shm          needs a capability: shm or supervisor (skipped under
+//!                               FERROCAF_TEST_LAUNCHER, see launcher.rs)
 //! ```
 
 use std::time::Duration;
@@ -79,6 +81,8 @@ pub struct Header {
     pub flags: Vec<String>,
     /// A variable whose values each get a run per image count.
     pub vary: Option<(String, Vec<String>)>,
+    /// Transport capabilities the test needs (`shm`: the same-address shared-memory mapping).
+    pub requires: Vec<String>,
 }
 
 impl Header {
@@ -108,6 +112,7 @@ pub fn parse(source: &str) -> Result<Header, String> {
         env: Vec::new(),
         flags: Vec::new(),
         vary: None,
+        requires: Vec::new(),
     };
     for (no, line) in source.lines().enumerate() {
         let Some(directive) = directive(line) else {
@@ -164,6 +169,7 @@ fn apply(h: &mut Header, directive: &str) -> Result<(), String> {
             h.counts.push((times, text.trim().to_string()));
         }
         "forbid" => h.forbid.push(rest.to_string()),
+        "requires" => h.requires.push(rest.to_string()),
         "vary" => {
             let (name, values) = rest.split_once('=').ok_or("`vary` needs NAME=a,b,...")?;
             let values: Vec<String> = values.split(',').map(|v| v.trim().to_string()).collect();
