@@ -117,7 +117,7 @@ pub unsafe extern "C" fn _gfortran_caf_get_by_ref(
         unsafe { fit(dst, &shape, dst_reallocatable) }?;
         // SAFETY: forwarded from the caller.
         let d = unsafe { local(dst, dst_kind) };
-        transfer(&*rt.tp, &d, &s, may_require_tmp)?;
+        transfer(rt.tp, &d, &s, may_require_tmp)?;
         rt.after_access(&s, true)
     });
     // SAFETY: forwarded from the caller.
@@ -147,7 +147,7 @@ pub unsafe extern "C" fn _gfortran_caf_send_by_ref(
     let r = unsafe { remote(rt, token, image, refs, dst_type, dst_kind) }.and_then(|(d, _)| {
         // SAFETY: forwarded from the caller.
         let s = unsafe { local(src, src_kind) };
-        transfer(&*rt.tp, &d, &s, may_require_tmp)?;
+        transfer(rt.tp, &d, &s, may_require_tmp)?;
         rt.after_access(&d, false)
     });
     // SAFETY: forwarded from the caller.
@@ -194,7 +194,7 @@ pub unsafe extern "C" fn _gfortran_caf_sendget_by_ref(
     // SAFETY: forwarded from the caller.
     let r = unsafe { remote(rt, dst_token, dst_image, dst_refs, dst_type, dst_kind) }.and_then(
         |(d, _)| {
-            transfer(&*rt.tp, &d, &s, may_require_tmp)?;
+            transfer(rt.tp, &d, &s, may_require_tmp)?;
             rt.after_access(&s, true)?;
             rt.after_access(&d, false)
         },

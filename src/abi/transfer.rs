@@ -100,7 +100,7 @@ pub unsafe extern "C" fn _gfortran_caf_get(
     let r = unsafe { remote(rt, token, offset, image, src, src_vector, src_kind) }.and_then(|s| {
         // SAFETY: forwarded from the caller.
         let d = unsafe { local(dst, dst_kind) };
-        transfer(&*rt.tp, &d, &s, may_require_tmp)?;
+        transfer(rt.tp, &d, &s, may_require_tmp)?;
         rt.after_access(&s, true)
     });
     // SAFETY: forwarded from the caller.
@@ -131,7 +131,7 @@ pub unsafe extern "C" fn _gfortran_caf_send(
     let r = unsafe { remote(rt, token, offset, image, dst, dst_vector, dst_kind) }.and_then(|d| {
         // SAFETY: forwarded from the caller.
         let s = unsafe { local(src, src_kind) };
-        transfer(&*rt.tp, &d, &s, may_require_tmp)?;
+        transfer(rt.tp, &d, &s, may_require_tmp)?;
         rt.after_access(&d, false)
     });
     // SAFETY: forwarded from the caller.
@@ -169,7 +169,7 @@ pub unsafe extern "C" fn _gfortran_caf_sendget(
             let s = remote(
                 rt, src_token, src_offset, src_image, src, src_vector, src_kind,
             )?;
-            transfer(&*rt.tp, &d, &s, may_require_tmp)?;
+            transfer(rt.tp, &d, &s, may_require_tmp)?;
             rt.after_access(&s, true)?;
             rt.after_access(&d, false)
         })

@@ -121,7 +121,9 @@ pub fn transport() -> Result<Option<Kind>, ConfigError> {
     read("FERROCAF_TRANSPORT", |v, t| match t.trim() {
         "shm" => Ok(Kind::Shm),
         "mpi" => Ok(Kind::Mpi),
-        _ => Err(ConfigError(format!("{v}={t:?} is not a transport (shm or mpi)"))),
+        _ => Err(ConfigError(format!(
+            "{v}={t:?} is not a transport (shm or mpi)"
+        ))),
     })
 }
 

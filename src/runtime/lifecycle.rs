@@ -2,8 +2,8 @@
 //! message format of fatal runtime errors.
 
 use super::Runtime;
-use crate::error::CafError;
 use crate::engine::status::{CODE, JOB_ABORT, JOB_FAILED, JOB_STOPPED, STATUS};
+use crate::error::CafError;
 use crate::transport::control::{status, JobBlock};
 use crate::transport::AtomicOp;
 use std::io::Write;
@@ -29,8 +29,10 @@ impl Runtime {
     /// that peers' atomic reads see them in that order).
     pub(super) fn set_status(&self, state: u32, code: i32) {
         let me = self.me;
-        self.tp.fetch_op(me, CODE, 4, AtomicOp::Swap, code as u32 as u64);
-        self.tp.fetch_op(me, STATUS, 4, AtomicOp::Swap, state as u64);
+        self.tp
+            .fetch_op(me, CODE, 4, AtomicOp::Swap, code as u32 as u64);
+        self.tp
+            .fetch_op(me, STATUS, 4, AtomicOp::Swap, state as u64);
     }
 
     /// Waits until every image has stopped or failed, then releases the transport.

@@ -3,9 +3,9 @@
 
 use super::Runtime;
 use crate::engine::status;
+use crate::engine::status::JOB_FAILED;
 use crate::error::{CafResult, STAT_FAILED_IMAGE, STAT_STOPPED_IMAGE};
 use crate::transport::control::status::{ERROR_STOPPED, FAILED, STOPPED};
-use crate::engine::status::JOB_FAILED;
 use crate::transport::AtomicOp;
 
 impl Runtime {
@@ -13,7 +13,7 @@ impl Runtime {
     /// termination, STAT_FAILED_IMAGE once it failed.
     pub fn image_status(&self, image: i64) -> CafResult<i32> {
         let j = self.team.resolve(image)?;
-        Ok(match status::of(&*self.tp, j) {
+        Ok(match status::of(self.tp, j) {
             STOPPED | ERROR_STOPPED => STAT_STOPPED_IMAGE,
             FAILED => STAT_FAILED_IMAGE,
             _ => 0,
@@ -27,7 +27,7 @@ impl Runtime {
         let team = self.team.current();
         (1..)
             .zip(&team.members)
-            .filter(|(_, &j)| status::of(&*self.tp, j) == want)
+            .filter(|(_, &j)| status::of(self.tp, j) == want)
             .map(|(k, _)| k)
             .collect()
     }

@@ -22,12 +22,14 @@
 //! a put, a flush and an atomic (four round trips) to claim a cell of the target's ring; MPI
 //! keeps per-source order and buffers unexpected messages, so the queue never reports full.
 
+mod atomics;
 mod note;
 mod types;
 mod world;
 
 use super::plan::contiguous;
 use super::{AtomicOp, CopyPlan, Full, Layout, Notification, Place, Transport};
+use atomics::Rmw;
 use mpi_sys as m;
 use std::ffi::c_void;
 use std::sync::atomic::{fence, Ordering};
@@ -123,63 +125,6 @@ impl Mpi {
             check(m::MPI_Win_flush(image as i32, self.w.win), "MPI_Win_flush");
         }
     }
-
-    /// One MPI atomic on a 4- or 8-byte word: `MPI_Fetch_and_op` with `op`, or with `Some`
-    /// compare value, `MPI_Compare_and_swap`. Returns the old value.
-    fn atomic(&self, image: usize, offset: usize, width: usize, op: Rmw) -> u64 {
-        debug_assert!(offset.is_multiple_of(width), "atomic word not naturally aligned");
-        let mut old = [0u8; 8];
-        let enc = |v: u64| v.to_ne_bytes();
-        // SAFETY: predefined datatypes and ops; origin/result buffers are 8 bytes, of which
-        // the first `width` are used (little and big endian alike, as each value is encoded
-        // at its width below); the word lies in `image`'s window.
-        unsafe {
-            let dt = if width == 4 {
-                m::RSMPI_UINT32_T
-            } else {
-                m::RSMPI_UINT64_T
-            };
-            let (win, r, d) = (self.w.win, image as i32, self.disp(image, offset));
-            let res = old.as_mut_ptr().cast();
-            let rc = match op {
-                Rmw::Op(mop, v) => {
-                    let v = at_width(v, width, enc);
-                    m::MPI_Fetch_and_op(v.as_ptr().cast(), res, dt, r, d, mop, win)
-                }
-                Rmw::Cas(exp, new) => {
-                    let (e, v) = (at_width(exp, width, enc), at_width(new, width, enc));
-                    m::MPI_Compare_and_swap(v.as_ptr().cast(), e.as_ptr().cast(), res, dt, r, d, win)
-                }
-            };
-            check(rc, "MPI atomic");
-            check(m::MPI_Win_flush(r, win), "MPI_Win_flush");
-        }
-        if width == 4 {
-            u32::from_ne_bytes(old[..4].try_into().expect("4 bytes")) as u64
-        } else {
-            u64::from_ne_bytes(old)
-        }
-    }
-}
-
-/// A remote read-modify-write.
-#[derive(Clone, Copy)]
-enum Rmw {
-    /// `MPI_Fetch_and_op` with this op and operand.
-    Op(m::MPI_Op, u64),
-    /// `MPI_Compare_and_swap` (expected, new).
-    Cas(u64, u64),
-}
-
-/// `v` encoded in the first `width` bytes of an 8-byte buffer.
-fn at_width(v: u64, width: usize, enc: impl Fn(u64) -> [u8; 8]) -> [u8; 8] {
-    if width == 4 {
-        let mut b = [0u8; 8];
-        b[..4].copy_from_slice(&(v as u32).to_ne_bytes());
-        b
-    } else {
-        enc(v)
-    }
 }
 
 impl Transport for Mpi {
@@ -204,7 +149,18 @@ impl Transport for Mpi {
             }
             (None, Some(s), Place::Remote { image, offset }, _) => self.put(image, offset, s, plan),
             (Some(d), None, _, Place::Remote { image, offset }) => self.get(d, image, offset, plan),
-            (None, None, Place::Remote { image: di, offset: doff }, Place::Remote { image: si, offset: soff }) => {
+            (
+                None,
+                None,
+                Place::Remote {
+                    image: di,
+                    offset: doff,
+                },
+                Place::Remote {
+                    image: si,
+                    offset: soff,
+                },
+            ) => {
                 let k = plan.src.count();
                 let mut buf = vec![0u8; k * plan.elem];
                 let packed = Layout::Strided(contiguous(k, plan.elem));
@@ -288,21 +244,5 @@ impl Transport for Mpi {
 
     fn abort_job(&self, code: i32) {
         self.w.abort(code);
-    }
-}
-
-impl Mpi {
-    /// Atomic exchange as a compare-and-swap loop (MPI_REPLACE is not exported portably).
-    fn swap(&self, image: usize, offset: usize, width: usize, v: u64) -> u64 {
-        // SAFETY: predefined operation, valid after MPI_Init.
-        let sum = unsafe { m::RSMPI_SUM };
-        let mut cur = self.atomic(image, offset, width, Rmw::Op(sum, 0));
-        loop {
-            let seen = self.atomic(image, offset, width, Rmw::Cas(cur, v));
-            if seen == cur {
-                return cur;
-            }
-            cur = seen;
-        }
     }
 }

@@ -106,7 +106,13 @@ pub(super) fn poke(w: &World) {
     // SAFETY: valid communicator and out-pointers.
     unsafe {
         check(
-            m::MPI_Iprobe(m::RSMPI_ANY_SOURCE, TAG, w.comm, &mut flag, m::RSMPI_STATUS_IGNORE),
+            m::MPI_Iprobe(
+                m::RSMPI_ANY_SOURCE,
+                TAG,
+                w.comm,
+                &mut flag,
+                m::RSMPI_STATUS_IGNORE,
+            ),
             "MPI_Iprobe",
         )
     };
@@ -119,7 +125,10 @@ mod tests {
     #[test]
     fn cells_round_trip() {
         let mut payload = [0u8; INLINE];
-        payload.iter_mut().enumerate().for_each(|(i, b)| *b = i as u8);
+        payload
+            .iter_mut()
+            .enumerate()
+            .for_each(|(i, b)| *b = i as u8);
         let n = Notification {
             source: 7,
             tag: u64::MAX - 3,

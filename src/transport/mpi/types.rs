@@ -30,7 +30,13 @@ impl Type {
         let byte = unsafe { m::RSMPI_UINT8_T };
         if let Some(n) = broadcast {
             let one = Type::of(layout, elem, None);
-            return Type::chain(one, &[Dim { extent: n, stride: 0 }]);
+            return Type::chain(
+                one,
+                &[Dim {
+                    extent: n,
+                    stride: 0,
+                }],
+            );
         }
         match layout {
             Layout::Strided(d) if d.is_empty() => Type::plain(int(elem), byte),

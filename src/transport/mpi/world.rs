@@ -54,14 +54,25 @@ impl World {
         // SAFETY: MPI may be initialised with null argc/argv; the out-pointers are valid.
         unsafe {
             check(
-                m::MPI_Init_thread(null_mut(), null_mut(), m::RSMPI_THREAD_MULTIPLE, &mut provided),
+                m::MPI_Init_thread(
+                    null_mut(),
+                    null_mut(),
+                    m::RSMPI_THREAD_MULTIPLE,
+                    &mut provided,
+                ),
                 "MPI_Init_thread",
             );
             if provided < m::RSMPI_THREAD_MULTIPLE {
                 return Err("the MPI library does not provide MPI_THREAD_MULTIPLE".into());
             }
-            check(m::MPI_Comm_rank(m::RSMPI_COMM_WORLD, &mut rank), "MPI_Comm_rank");
-            check(m::MPI_Comm_size(m::RSMPI_COMM_WORLD, &mut size), "MPI_Comm_size");
+            check(
+                m::MPI_Comm_rank(m::RSMPI_COMM_WORLD, &mut rank),
+                "MPI_Comm_rank",
+            );
+            check(
+                m::MPI_Comm_size(m::RSMPI_COMM_WORLD, &mut size),
+                "MPI_Comm_size",
+            );
         }
         let (rank, size) = (rank as usize, size as usize);
         let (ctrl, seg) = sizes(size);
@@ -164,7 +175,10 @@ impl World {
             );
             check(m::MPI_Comm_size(node, &mut node_size), "MPI_Comm_size");
             check(m::MPI_Info_create(&mut info), "MPI_Info_create");
-            check(m::MPI_Info_set(info, key.as_ptr(), yes.as_ptr()), "MPI_Info_set");
+            check(
+                m::MPI_Info_set(info, key.as_ptr(), yes.as_ptr()),
+                "MPI_Info_set",
+            );
             check(
                 m::MPI_Win_allocate_shared(
                     seg as m::MPI_Aint,
@@ -197,8 +211,7 @@ impl World {
             );
         }
         for (k, &r) in world_ranks.iter().enumerate() {
-            let (mut sz, mut unit, mut at): (m::MPI_Aint, c_int, *mut c_void) =
-                (0, 0, null_mut());
+            let (mut sz, mut unit, mut at): (m::MPI_Aint, c_int, *mut c_void) = (0, 0, null_mut());
             // SAFETY: `k` is a rank of the shared window's group; out-pointers are valid.
             unsafe {
                 check(
