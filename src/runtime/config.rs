@@ -138,14 +138,22 @@ pub fn mpi_shm() -> Result<bool, ConfigError> {
     Ok(read("FERROCAF_MPI_SHM", parse)?.unwrap_or(true))
 }
 
-/// Spin iterations before sleeping, given the image count.
+/// Spin iterations before sleeping, given the image count (images share the CPUs this
+/// process may use).
 pub fn spin(n_images: usize) -> Result<u32, ConfigError> {
+    spin_on(
+        n_images,
+        std::thread::available_parallelism().map_or(1, |n| n.get()),
+    )
+}
+
+/// Spin iterations before sleeping for `n_images` images sharing `cpus` processors.
+pub fn spin_on(n_images: usize, cpus: usize) -> Result<u32, ConfigError> {
     let parse = |v: &str, t: &str| {
         t.trim()
             .parse::<u32>()
             .map_err(|_| ConfigError(format!("{v}={t:?} is not a non-negative number")))
     };
-    let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
     Ok(read("FERROCAF_SPIN", parse)?.unwrap_or(if n_images > cpus { 0 } else { 2000 }))
 }
 

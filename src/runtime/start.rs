@@ -135,23 +135,25 @@ fn join(job: Job, me: usize) -> Runtime {
     let jobblk = unsafe { &*((segs.addr(0, JOB)) as *const JobBlock) };
     let seg_size = segs.seg_size();
     let tp: &'static dyn Transport = Box::leak(Box::new(Shm::new(me, segs)));
-    build(tp, Some(jobblk), job.heap, seg_size)
+    let spin = config::spin(g.n).unwrap_or_else(|e| fail(e));
+    build(tp, Some(jobblk), job.heap, seg_size, spin)
 }
 
 /// The runtime of image `tp.this_image()` over `tp`, whose segments of `seg_size` bytes hold a
-/// control block, the symmetric heap of `heap` bytes, then the local heap.
+/// control block, the symmetric heap of `heap` bytes, then the local heap; waits spin `spin`
+/// polls before sleeping.
 pub(super) fn build(
     tp: &'static dyn Transport,
     job: Option<&'static JobBlock>,
     heap: usize,
     seg_size: usize,
+    spin: u32,
 ) -> Runtime {
     let (me, n) = (tp.this_image(), tp.num_images());
     let seg_base = tp.direct(me, 0).expect("own segment is mapped");
     let ctrl = Layout { n }.size();
     // SAFETY: every segment begins with a Header and stays mapped for the life of the process.
     let header = unsafe { &*((seg_base + HEADER) as *const Header) };
-    let spin = config::spin(n).unwrap_or_else(|e| fail(e));
     header.magic.store(MAGIC, Ordering::SeqCst);
     install_panic_hook(me);
     Runtime {

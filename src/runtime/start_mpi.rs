@@ -15,6 +15,10 @@ pub(super) fn join() -> Runtime {
     };
     let mpi = Mpi::init(sizes, shm).unwrap_or_else(|e| fail(e));
     let seg_size = sizes(mpi.n).1;
+    // MPI launchers bind each rank to its own cores, so the CPUs this process may use say
+    // nothing about oversubscription: compare the node's images with the node's processors.
+    let cpus = crate::sys::proc::online_cpus();
+    let spin = config::spin_on(mpi.node_images(), cpus).unwrap_or_else(|e| fail(e));
     // No job block reference: error termination is MPI_Abort, which ends every rank.
-    build(Box::leak(Box::new(mpi)), None, heap, seg_size)
+    build(Box::leak(Box::new(mpi)), None, heap, seg_size, spin)
 }

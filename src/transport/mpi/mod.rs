@@ -50,11 +50,17 @@ impl Mpi {
     /// of a job of `n` images; `shm` allows a shared-memory window for on-node images.
     pub fn init(sizes: impl Fn(usize) -> (usize, usize), shm: bool) -> Result<Mpi, String> {
         let w = World::init(sizes, shm)?;
+        crate::sys::proc::tight_timer_slack();
         Ok(Mpi {
             n: w.size,
             w,
             finished: Once::new(),
         })
+    }
+
+    /// Images on this node (they share its processors).
+    pub fn node_images(&self) -> usize {
+        self.w.node_size
     }
 
     /// The window displacement of byte `offset` of `image`'s segment.

@@ -27,6 +27,8 @@ pub(super) struct World {
     pub rank: usize,
     /// Number of ranks.
     pub size: usize,
+    /// Ranks on this node (sharing its processors).
+    pub node_size: usize,
     /// Address of every image's segment in this process, where it is mapped (own segment
     /// always; on-node peers with a shared-memory window).
     pub mapped: Vec<Option<usize>>,
@@ -82,6 +84,7 @@ impl World {
             comm: dup_world(),
             rank,
             size,
+            node_size: 1,
             mapped: vec![None; size],
             shift: vec![0; size],
         };
@@ -134,6 +137,13 @@ impl World {
 
     /// `MPI_Win_allocate` over all ranks; returns this rank's base address.
     fn allocated(&mut self, seg: usize) -> usize {
+        let (mut node, mut node_size) = (split_node(), 0);
+        // SAFETY: a valid communicator, freed once its size is known.
+        unsafe {
+            check(m::MPI_Comm_size(node, &mut node_size), "MPI_Comm_size");
+            check(m::MPI_Comm_free(&mut node), "MPI_Comm_free");
+        }
+        self.node_size = node_size as usize;
         let mut base: *mut c_void = null_mut();
         // SAFETY: out-pointers are valid; MPI allocates `seg` bytes and returns their address.
         unsafe {
@@ -156,23 +166,13 @@ impl World {
     /// holds every rank, else an `MPI_Win_create` over the same memory is the RMA window);
     /// records where every on-node peer's segment lies in this process.
     fn shared(&mut self, seg: usize) -> usize {
-        let (mut node, mut nw) = (null_handle(), null_handle());
+        let (mut node, mut nw): (m::MPI_Comm, m::MPI_Win) = (split_node(), null_handle());
         let mut base: *mut c_void = null_mut();
         let key = CString::new("alloc_shared_noncontig").expect("no NUL");
         let yes = CString::new("true").expect("no NUL");
         let (mut info, mut node_size) = (null_handle(), 0);
         // SAFETY: valid communicators and out-pointers; strings are NUL-terminated.
         unsafe {
-            check(
-                m::MPI_Comm_split_type(
-                    m::RSMPI_COMM_WORLD,
-                    m::RSMPI_COMM_TYPE_SHARED,
-                    0,
-                    m::RSMPI_INFO_NULL,
-                    &mut node,
-                ),
-                "MPI_Comm_split_type",
-            );
             check(m::MPI_Comm_size(node, &mut node_size), "MPI_Comm_size");
             check(m::MPI_Info_create(&mut info), "MPI_Info_create");
             check(
@@ -193,6 +193,7 @@ impl World {
             check(m::MPI_Info_free(&mut info), "MPI_Info_free");
         }
         let node_size = node_size as usize;
+        self.node_size = node_size;
         let mut world_ranks = vec![0 as c_int; node_size];
         let me = self.rank as c_int;
         // SAFETY: one int sent and `node_size` received into a buffer of that length.
@@ -280,6 +281,25 @@ impl World {
 pub(super) fn null_handle<T>() -> T {
     // SAFETY: MPI handles are pointers or integers, for which all-zero bytes are a valid value.
     unsafe { std::mem::zeroed() }
+}
+
+/// The communicator of this node's ranks (those that can share memory).
+fn split_node() -> m::MPI_Comm {
+    let mut c = null_handle();
+    // SAFETY: MPI is initialised; the out-pointer is valid.
+    unsafe {
+        check(
+            m::MPI_Comm_split_type(
+                m::RSMPI_COMM_WORLD,
+                m::RSMPI_COMM_TYPE_SHARED,
+                0,
+                m::RSMPI_INFO_NULL,
+                &mut c,
+            ),
+            "MPI_Comm_split_type",
+        )
+    };
+    c
 }
 
 /// A private duplicate of MPI_COMM_WORLD.
