@@ -1,5 +1,6 @@
 ! Tests: one image killed by SIGKILL while the others wait in SYNC ALL: the job ends promptly
 ! with status 128+9 and the launcher names the image and the signal.
+! test: requires supervisor
 ! test: images 2 4
 ! test: exit 137
 ! test: stderr killed by signal 9

@@ -9,6 +9,8 @@
 mod check;
 #[path = "gfortran/header.rs"]
 mod header;
+#[path = "gfortran/launcher.rs"]
+mod launcher;
 #[path = "gfortran/process.rs"]
 mod process;
 
@@ -34,6 +36,8 @@ struct Suite {
     scratch: PathBuf,
     /// `ferrocaf` names in /dev/shm before the suite started.
     shm_before: BTreeSet<String>,
+    /// FERROCAF_TEST_LAUNCHER's words (`{n}` = image count), if set.
+    launcher: Option<Vec<String>>,
 }
 
 /// The result of one (test, image count) run, or of a test that could not run at all.
@@ -136,6 +140,7 @@ fn setup() -> Result<Suite, String> {
         lib,
         scratch,
         shm_before: check::shm_names(),
+        launcher: launcher::from_env(),
     })
 }
 
@@ -207,6 +212,14 @@ fn run_test(suite: &Suite, src: &Path, tx: &mpsc::Sender<Report>) {
         Ok(h) => h,
         Err(e) => return drop(tx.send(fail(name, format!("bad header: {e}")))),
     };
+    let missing = header
+        .requires
+        .iter()
+        .find(|c| suite.launcher.is_some() && launcher::MISSING.contains(&c.as_str()));
+    if let Some(cap) = missing {
+        println!("{name} ... skipped: requires {cap}, which FERROCAF_TEST_LAUNCHER lacks");
+        return;
+    }
     let dir = suite.scratch.join(&name);
     let exe = match compile(suite, src, &dir, &header.flags) {
         Ok(exe) => exe,
@@ -227,7 +240,7 @@ fn run_test(suite: &Suite, src: &Path, tx: &mpsc::Sender<Report>) {
         .flat_map(|&n| header.variants().into_iter().map(move |v| (n, v)));
     for (n, (suffix, var)) in runs {
         let label = format!("{name} [{n} images{suffix}]");
-        let mut cmd = Command::new(&exe);
+        let mut cmd = launcher::command(suite.launcher.as_deref(), &exe, n);
         // Cargo's LD_LIBRARY_PATH would take precedence over the rpath and could load a stale
         // copy of the library from target/<profile>.
         cmd.current_dir(&dir)

@@ -77,7 +77,7 @@ pub unsafe extern "C" fn _gfortran_caf_atomic_define(
     let r = unsafe { target(rt, token, offset, image) }.and_then(|(img, off)| {
         // SAFETY: VALUE is a readable value of the atom's kind.
         let v = unsafe { read(value, kind) };
-        rmw(&*rt.tp, img, off, kind as usize, AtomicOp::Swap, v)
+        rmw(rt.tp, img, off, kind as usize, AtomicOp::Swap, v)
     });
     // SAFETY: forwarded from the caller.
     unsafe { finish(r, stat, std::ptr::null_mut(), 0, "ATOMIC_DEFINE") };
@@ -100,7 +100,7 @@ pub unsafe extern "C" fn _gfortran_caf_atomic_ref(
     let rt = runtime::get();
     // SAFETY: forwarded from the caller.
     let r = unsafe { target(rt, token, offset, image) }
-        .and_then(|(img, off)| rmw(&*rt.tp, img, off, kind as usize, AtomicOp::Load, 0));
+        .and_then(|(img, off)| rmw(rt.tp, img, off, kind as usize, AtomicOp::Load, 0));
     // SAFETY: forwarded from the caller.
     if let Some(v) = unsafe { finish(r, stat, std::ptr::null_mut(), 0, "ATOMIC_REF") } {
         // SAFETY: VALUE is writable, per gfortran.
@@ -130,7 +130,7 @@ pub unsafe extern "C" fn _gfortran_caf_atomic_cas(
     let r = unsafe { target(rt, token, offset, image) }.and_then(|(img, off)| {
         // SAFETY: COMPARE and NEW are readable values of the atom's kind.
         let (c, n) = unsafe { (read(compare, kind), read(new_val, kind)) };
-        cas(&*rt.tp, img, off, kind as usize, c, n)
+        cas(rt.tp, img, off, kind as usize, c, n)
     });
     // SAFETY: forwarded from the caller.
     if let Some(v) = unsafe { finish(r, stat, std::ptr::null_mut(), 0, "ATOMIC_CAS") } {
@@ -160,14 +160,9 @@ pub unsafe extern "C" fn _gfortran_caf_atomic_op(
     // SAFETY: forwarded from the caller.
     let r = unsafe { target(rt, token, offset, image) }.and_then(|(img, off)| {
         // SAFETY: VALUE is a readable value of the atom's kind.
-        rmw(
-            &*rt.tp,
-            img,
-            off,
-            kind as usize,
-            op_from_code(op)?,
-            unsafe { read(value, kind) },
-        )
+        rmw(rt.tp, img, off, kind as usize, op_from_code(op)?, unsafe {
+            read(value, kind)
+        })
     });
     // SAFETY: forwarded from the caller.
     if let Some(v) = unsafe { finish(r, stat, std::ptr::null_mut(), 0, "atomic operation") } {

@@ -31,8 +31,15 @@ unsafe fn locate(
     let img = rt.team.resolve(image as i64)?;
     // SAFETY: guaranteed by the caller.
     let (t, (chain, item)) = unsafe { (super::token(token), decode(refs)?) };
-    let lo = rt.tp.direct(img, 0).ok_or_else(|| {
-        CafError::InvalidArgument("component references need a transport that maps peers".into())
+    // The walk follows pointers the target stored in its own memory: valid here only for
+    // this image's memory or a transport mapping every segment at the same address.
+    let mapped = img == rt.me || rt.tp.same_address();
+    let lo = rt.tp.direct(img, 0).filter(|_| mapped).ok_or_else(|| {
+        CafError::InvalidArgument(
+            "references to components of another image's coarray (*_by_ref) need the \
+             shared-memory transport; they are not supported over MPI yet"
+                .into(),
+        )
     })?;
     let seg = Segment {
         lo,
@@ -110,7 +117,7 @@ pub unsafe extern "C" fn _gfortran_caf_get_by_ref(
         unsafe { fit(dst, &shape, dst_reallocatable) }?;
         // SAFETY: forwarded from the caller.
         let d = unsafe { local(dst, dst_kind) };
-        transfer(&*rt.tp, &d, &s, may_require_tmp)?;
+        transfer(rt.tp, &d, &s, may_require_tmp)?;
         rt.after_access(&s, true)
     });
     // SAFETY: forwarded from the caller.
@@ -140,7 +147,7 @@ pub unsafe extern "C" fn _gfortran_caf_send_by_ref(
     let r = unsafe { remote(rt, token, image, refs, dst_type, dst_kind) }.and_then(|(d, _)| {
         // SAFETY: forwarded from the caller.
         let s = unsafe { local(src, src_kind) };
-        transfer(&*rt.tp, &d, &s, may_require_tmp)?;
+        transfer(rt.tp, &d, &s, may_require_tmp)?;
         rt.after_access(&d, false)
     });
     // SAFETY: forwarded from the caller.
@@ -187,7 +194,7 @@ pub unsafe extern "C" fn _gfortran_caf_sendget_by_ref(
     // SAFETY: forwarded from the caller.
     let r = unsafe { remote(rt, dst_token, dst_image, dst_refs, dst_type, dst_kind) }.and_then(
         |(d, _)| {
-            transfer(&*rt.tp, &d, &s, may_require_tmp)?;
+            transfer(rt.tp, &d, &s, may_require_tmp)?;
             rt.after_access(&s, true)?;
             rt.after_access(&d, false)
         },

@@ -163,9 +163,9 @@ pub unsafe extern "C" fn ferrocaf_notify_put(
         if is_packed(&dst) && is_packed(&ss) {
             // SAFETY: a packed source section of shi - slo readable bytes starting at slo.
             let data = unsafe { std::slice::from_raw_parts(slo as *const u8, shi - slo) };
-            return rt.notifier.put(&*rt.tp, &rt.waiter, img, offset, data, tag);
+            return rt.notifier.put(rt.tp, &rt.waiter, img, offset, data, tag);
         }
-        transfer(&*rt.tp, &dst, &ss, false)?;
+        transfer(rt.tp, &dst, &ss, false)?;
         let n = Notification {
             source: rt.me as u32,
             tag,
@@ -174,7 +174,7 @@ pub unsafe extern "C" fn ferrocaf_notify_put(
             inline: false,
             payload: [0; 32],
         };
-        rt.notifier.send(&*rt.tp, &rt.waiter, img, &n)
+        rt.notifier.send(rt.tp, &rt.waiter, img, &n)
     });
     // SAFETY: forwarded from the caller.
     unsafe { done(r, stat, "notify_put") };
@@ -203,7 +203,7 @@ pub unsafe extern "C" fn ferrocaf_notify_get(
                 "notify_get: source and destination differ in size or element length".into(),
             ));
         }
-        transfer(&*rt.tp, &ds, &src, false)?;
+        transfer(rt.tp, &ds, &src, false)?;
         let Place::Remote { offset, .. } = src.place else {
             unreachable!()
         };
@@ -215,7 +215,7 @@ pub unsafe extern "C" fn ferrocaf_notify_get(
             inline: false,
             payload: [0; 32],
         };
-        rt.notifier.send(&*rt.tp, &rt.waiter, img, &n)
+        rt.notifier.send(rt.tp, &rt.waiter, img, &n)
     });
     // SAFETY: forwarded from the caller.
     unsafe { done(r, stat, "notify_get") };
@@ -252,7 +252,7 @@ pub unsafe extern "C" fn ferrocaf_notify_init(
             )));
         }
         rt.notifier
-            .matcher(&*rt.tp)
+            .matcher(rt.tp)
             .init(Filter { source, tag }, count as u64)
     })();
     // SAFETY: forwarded from the caller.
@@ -266,7 +266,7 @@ pub unsafe extern "C" fn ferrocaf_notify_init(
 #[no_mangle]
 pub unsafe extern "C" fn ferrocaf_notify_start(req: c_int, stat: *mut c_int) {
     let rt = runtime::get();
-    let r = rt.notifier.matcher(&*rt.tp).start(req.max(-1) as usize);
+    let r = rt.notifier.matcher(rt.tp).start(req.max(-1) as usize);
     // SAFETY: forwarded from the caller.
     unsafe { done(r, stat, "notify_start") };
 }
@@ -312,7 +312,7 @@ pub unsafe extern "C" fn ferrocaf_notify_test(
     stat: *mut c_int,
 ) {
     let rt = runtime::get();
-    let r = rt.notifier.matcher(&*rt.tp).test(req.max(-1) as usize);
+    let r = rt.notifier.matcher(rt.tp).test(req.max(-1) as usize);
     // SAFETY: forwarded from the caller.
     if let Some(m) = unsafe { done(r, stat, "notify_test") } {
         // SAFETY: forwarded from the caller.
@@ -337,7 +337,7 @@ pub unsafe extern "C" fn ferrocaf_notify_wait(
     stat: *mut c_int,
 ) {
     let rt = runtime::get();
-    let r = rt.notifier.wait(&*rt.tp, &rt.waiter, req.max(-1) as usize);
+    let r = rt.notifier.wait(rt.tp, &rt.waiter, req.max(-1) as usize);
     // SAFETY: forwarded from the caller.
     if let Some(a) = unsafe { done(r, stat, "notify_wait") } {
         // SAFETY: forwarded from the caller.
@@ -352,7 +352,7 @@ pub unsafe extern "C" fn ferrocaf_notify_wait(
 #[no_mangle]
 pub unsafe extern "C" fn ferrocaf_notify_free(req: c_int, stat: *mut c_int) {
     let rt = runtime::get();
-    let r = rt.notifier.matcher(&*rt.tp).free(req.max(-1) as usize);
+    let r = rt.notifier.matcher(rt.tp).free(req.max(-1) as usize);
     // SAFETY: forwarded from the caller.
     unsafe { done(r, stat, "notify_free") };
 }

@@ -9,7 +9,7 @@ use std::ffi::{c_char, c_int};
 #[no_mangle]
 pub extern "C" fn _gfortran_caf_init(_argc: *mut c_int, _argv: *mut *mut *mut c_char) {
     let rt = runtime::get();
-    if let Err(e) = rt.barrier.sync(&*rt.tp, &rt.waiter, &rt.team) {
+    if let Err(e) = rt.barrier.sync(rt.tp, &rt.waiter, &rt.team) {
         rt.fatal(&e, "program start");
     }
 }

@@ -30,7 +30,7 @@ pub unsafe extern "C" fn _gfortran_caf_sync_all(
     errmsg_len: usize,
 ) {
     let rt = runtime::get();
-    let r = rt.barrier.sync(&*rt.tp, &rt.waiter, &rt.team);
+    let r = rt.barrier.sync(rt.tp, &rt.waiter, &rt.team);
     // SAFETY: forwarded from the caller.
     unsafe { finish(r, stat, sync_errmsg(errmsg), errmsg_len, "SYNC ALL") };
 }
@@ -54,7 +54,7 @@ pub unsafe extern "C" fn _gfortran_caf_sync_images(
         // SAFETY: gfortran passes `count` image indices.
         c => Some(unsafe { std::slice::from_raw_parts(images, c as usize) }),
     };
-    let r = rt.sync_images.sync(&*rt.tp, &rt.waiter, &rt.team, list);
+    let r = rt.sync_images.sync(rt.tp, &rt.waiter, &rt.team, list);
     // SAFETY: forwarded from the caller.
     unsafe { finish(r, stat, sync_errmsg(errmsg), errmsg_len, "SYNC IMAGES") };
 }

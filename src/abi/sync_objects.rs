@@ -45,7 +45,7 @@ pub unsafe extern "C" fn _gfortran_caf_lock(
     let rt = runtime::get();
     // SAFETY: forwarded from the caller.
     let r = unsafe { element(rt, tok, index, image, lock::SLOT) }
-        .and_then(|(img, off)| lock::lock(&*rt.tp, &rt.waiter, img, off, !acquired.is_null()));
+        .and_then(|(img, off)| lock::lock(rt.tp, &rt.waiter, img, off, !acquired.is_null()));
     // SAFETY: forwarded from the caller.
     if let Some(got) = unsafe { finish(r, stat, errmsg, len, "LOCK") } {
         if !acquired.is_null() {
@@ -71,7 +71,7 @@ pub unsafe extern "C" fn _gfortran_caf_unlock(
     let rt = runtime::get();
     // SAFETY: forwarded from the caller.
     let r = unsafe { element(rt, tok, index, image, lock::SLOT) }
-        .and_then(|(img, off)| lock::unlock(&*rt.tp, img, off, &rt.team));
+        .and_then(|(img, off)| lock::unlock(rt.tp, img, off, &rt.team));
     // SAFETY: forwarded from the caller.
     unsafe { finish(r, stat, errmsg, len, "UNLOCK") };
 }

@@ -119,7 +119,7 @@ pub unsafe extern "C" fn _gfortran_caf_get(
     // SAFETY: forwarded from the caller.
     let r = unsafe { remote(rt, token, offset, image, src, src_vector, src_kind, empty) }.and_then(
         |s| {
-            transfer(&*rt.tp, &d, &s, may_require_tmp)?;
+            transfer(rt.tp, &d, &s, may_require_tmp)?;
             rt.after_access(&s, true)
         },
     );
@@ -153,7 +153,7 @@ pub unsafe extern "C" fn _gfortran_caf_send(
     // SAFETY: forwarded from the caller.
     let r = unsafe { remote(rt, token, offset, image, dst, dst_vector, dst_kind, empty) }.and_then(
         |d| {
-            transfer(&*rt.tp, &d, &s, may_require_tmp)?;
+            transfer(rt.tp, &d, &s, may_require_tmp)?;
             rt.after_access(&d, false)
         },
     );
@@ -198,7 +198,7 @@ pub unsafe extern "C" fn _gfortran_caf_sendget(
             let s = remote(
                 rt, src_token, src_offset, src_image, src, src_vector, src_kind, empty,
             )?;
-            transfer(&*rt.tp, &d, &s, may_require_tmp)?;
+            transfer(rt.tp, &d, &s, may_require_tmp)?;
             rt.after_access(&s, true)?;
             rt.after_access(&d, false)
         })

@@ -26,9 +26,11 @@ pub fn check_alive(tp: &dyn Transport, image: usize) -> CafResult<()> {
 }
 
 /// Offset of [`crate::transport::control::JobBlock::stopped`] (image 0 holds the job block).
-const JOB_STOPPED: usize = crate::transport::control::JOB;
+pub const JOB_STOPPED: usize = crate::transport::control::JOB;
 /// Offset of [`crate::transport::control::JobBlock::failed`].
-const JOB_FAILED: usize = crate::transport::control::JOB + 4;
+pub const JOB_FAILED: usize = crate::transport::control::JOB + 4;
+/// Offset of [`crate::transport::control::JobBlock::abort`].
+pub const JOB_ABORT: usize = crate::transport::control::JOB + 8;
 
 /// Which of a team's operations a wait belongs to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

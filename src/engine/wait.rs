@@ -1,9 +1,11 @@
 //! Blocking waits that never burn a shared core: spin briefly, then sleep on this image's
-//! doorbell (a futex in its control block) until a poster rings it.
+//! doorbell (a futex in its control block) until a poster rings it. Over a transport that
+//! cannot wake another process (MPI across nodes), waits poll instead, with short naps.
 
 use crate::error::CafResult;
 use crate::transport::control::{Header, JobBlock};
 use crate::transport::doorbell::{Bell, OsFutex};
+use crate::transport::Transport;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
@@ -11,6 +13,9 @@ use std::time::{Duration, Instant};
 const YIELD_FOR: Duration = Duration::from_micros(50);
 /// Upper bound on one sleep; waits re-check their condition (and job abort) at least this often.
 const NAP: Duration = Duration::from_millis(100);
+/// One nap of a polling wait (transports that cannot wake): short enough for latency, long
+/// enough to leave the core to another image.
+const POLL_NAP: Duration = Duration::from_micros(20);
 
 /// Polls between two `sched_yield` calls while spinning.
 const YIELD_EVERY: u32 = 64;
@@ -18,25 +23,42 @@ const YIELD_EVERY: u32 = 64;
 /// Everything a blocking wait of this image needs.
 pub struct Waiter {
     header: &'static Header,
-    job: &'static JobBlock,
+    /// The job block, when this process can read it directly (shm); `None` when the transport
+    /// ends the job itself on error termination (MPI_Abort).
+    job: Option<&'static JobBlock>,
+    tp: &'static dyn Transport,
     spin: u32,
 }
 
 impl Waiter {
-    /// A waiter sleeping on `header`'s doorbell, watching `job` for error termination.
-    pub fn new(header: &'static Header, job: &'static JobBlock, spin: u32) -> Waiter {
-        Waiter { header, job, spin }
+    /// A waiter sleeping on `header`'s doorbell (or polling `tp` when it cannot wake),
+    /// watching `job` for error termination.
+    pub fn new(
+        header: &'static Header,
+        job: Option<&'static JobBlock>,
+        tp: &'static dyn Transport,
+        spin: u32,
+    ) -> Waiter {
+        Waiter {
+            header,
+            job,
+            tp,
+            spin,
+        }
     }
 
     /// Exit code of a job-wide error termination in progress, if any.
     pub fn aborting(&self) -> Option<i32> {
-        JobBlock::abort_code(self.job.abort.load(Ordering::SeqCst))
+        JobBlock::abort_code(self.job?.abort.load(Ordering::SeqCst))
     }
 
     /// Calls `poll` until it yields a result. Between polls, spins up to the configured count,
     /// then yields the core for up to [`YIELD_FOR`], then sleeps until the doorbell rings. If another image starts error termination while
     /// this one waits, this image ends with that exit code.
     pub fn block<T>(&self, mut poll: impl FnMut() -> Option<CafResult<T>>) -> CafResult<T> {
+        if !self.tp.can_wake() {
+            return self.poll_with_naps(poll);
+        }
         for i in 0..self.spin {
             if let Some(r) = poll() {
                 return r;
@@ -80,6 +102,28 @@ impl Waiter {
             });
             if let Some(r) = found {
                 return r;
+            }
+        }
+    }
+
+    /// The wait of a transport that cannot wake: progress, poll, and after the spin budget a
+    /// nap of [`POLL_NAP`] between polls. Progress comes first so that the poll's loads of
+    /// this image's memory see every remote update completed before it.
+    fn poll_with_naps<T>(&self, mut poll: impl FnMut() -> Option<CafResult<T>>) -> CafResult<T> {
+        let mut polls = 0u32;
+        loop {
+            self.tp.progress();
+            if let Some(r) = poll() {
+                self.tp.progress();
+                return r;
+            }
+            if let Some(code) = self.aborting() {
+                crate::sys::proc::exit(code);
+            }
+            if polls >= self.spin {
+                std::thread::sleep(POLL_NAP);
+            } else {
+                polls += 1;
             }
         }
     }

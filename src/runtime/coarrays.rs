@@ -141,7 +141,7 @@ impl Runtime {
         match t.heap {
             HeapKind::Symmetric => {
                 self.team.untrack(token as usize)?;
-                self.barrier.sync(&*self.tp, &self.waiter, &self.team)?;
+                self.barrier.sync(self.tp, &self.waiter, &self.team)?;
                 Runtime::heap(&self.sym).free(t.offset);
                 self.registry.remove(t.offset);
             }

@@ -77,7 +77,7 @@ impl Runtime {
         }
         let r = self
             .collectives
-            .run(&*self.tp, &self.waiter, &self.team, off, bytes, kind);
+            .run(self.tp, &self.waiter, &self.team, off, bytes, kind);
         if r.is_ok() && receives && !missing {
             // SAFETY: as above, in the other direction.
             unsafe { CopyPlan::new(elem, dims, &packed).run(base, buf) };

@@ -20,6 +20,8 @@ pub const VARIABLES: &[(&str, &str)] = &[
     ("FERROCAF_HEAP_SIZE", "bytes of symmetric coarray heap per image, with optional K/M/G/T suffix (default 1G)"),
     ("FERROCAF_SPIN", "spin iterations before a wait sleeps; 0 = sleep at once (default: 2000, 0 when oversubscribed)"),
     ("FERROCAF_EVENTS", "how EVENT POST/WAIT work: atomic (counter), p2p (eager messages) or notified (matching engine); default atomic"),
+    ("FERROCAF_TRANSPORT", "shm (one machine, the default) or mpi (default when started by an MPI launcher; needs the `mpi` feature)"),
+    ("FERROCAF_MPI_SHM", "0 = over MPI, reach on-node images through RMA too instead of a shared-memory window (default 1)"),
     ("FERROCAF_JOB", "set by the launcher for each image; never set it by hand"),
     ("FERROCAF_IMAGE", "set by the launcher: this image's number"),
 ];
@@ -105,14 +107,53 @@ pub fn events() -> Result<crate::engine::event::Strategy, ConfigError> {
     Ok(read("FERROCAF_EVENTS", parse)?.unwrap_or(crate::engine::event::Strategy::Atomic))
 }
 
-/// Spin iterations before sleeping, given the image count.
+/// Which transport FERROCAF_TRANSPORT asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// Cross-mapped shared memory under ferrocaf's supervisor.
+    Shm,
+    /// MPI one-sided communication under an MPI launcher.
+    Mpi,
+}
+
+/// The transport FERROCAF_TRANSPORT names, if set.
+pub fn transport() -> Result<Option<Kind>, ConfigError> {
+    read("FERROCAF_TRANSPORT", |v, t| match t.trim() {
+        "shm" => Ok(Kind::Shm),
+        "mpi" => Ok(Kind::Mpi),
+        _ => Err(ConfigError(format!(
+            "{v}={t:?} is not a transport (shm or mpi)"
+        ))),
+    })
+}
+
+/// Whether the MPI transport may map on-node peers through a shared-memory window
+/// (FERROCAF_MPI_SHM, default on).
+pub fn mpi_shm() -> Result<bool, ConfigError> {
+    let parse = |v: &str, t: &str| match t.trim() {
+        "0" => Ok(false),
+        "1" => Ok(true),
+        _ => Err(ConfigError(format!("{v}={t:?} must be 0 or 1"))),
+    };
+    Ok(read("FERROCAF_MPI_SHM", parse)?.unwrap_or(true))
+}
+
+/// Spin iterations before sleeping, given the image count (images share the CPUs this
+/// process may use).
 pub fn spin(n_images: usize) -> Result<u32, ConfigError> {
+    spin_on(
+        n_images,
+        std::thread::available_parallelism().map_or(1, |n| n.get()),
+    )
+}
+
+/// Spin iterations before sleeping for `n_images` images sharing `cpus` processors.
+pub fn spin_on(n_images: usize, cpus: usize) -> Result<u32, ConfigError> {
     let parse = |v: &str, t: &str| {
         t.trim()
             .parse::<u32>()
             .map_err(|_| ConfigError(format!("{v}={t:?} is not a non-negative number")))
     };
-    let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
     Ok(read("FERROCAF_SPIN", parse)?.unwrap_or(if n_images > cpus { 0 } else { 2000 }))
 }
 
@@ -120,6 +161,8 @@ pub fn spin(n_images: usize) -> Result<u32, ConfigError> {
 /// launcher, before any image starts.
 pub fn validate(n_images: usize) -> Result<(), ConfigError> {
     heap_size()?;
+    transport()?;
+    mpi_shm()?;
     spin(n_images)?;
     events()?;
     Ok(())

@@ -2,10 +2,11 @@
 //! message format of fatal runtime errors.
 
 use super::Runtime;
+use crate::engine::status::{CODE, JOB_ABORT, JOB_FAILED, JOB_STOPPED, STATUS};
 use crate::error::CafError;
 use crate::transport::control::{status, JobBlock};
+use crate::transport::AtomicOp;
 use std::io::Write;
-use std::sync::atomic::Ordering;
 
 impl Runtime {
     /// Tells every image to re-check what it waits for.
@@ -18,17 +19,31 @@ impl Runtime {
     /// Initiates normal termination (Fortran 2018 5.3.7): marks this image stopped, then waits
     /// until every image has initiated termination, so its memory stays reachable for them.
     pub fn terminate_normally(&self, code: i32) {
-        let h = self.header;
-        h.code.store(code as u32, Ordering::SeqCst);
-        h.status.store(status::STOPPED, Ordering::SeqCst);
-        self.job.stopped.fetch_add(1, Ordering::SeqCst);
+        self.set_status(status::STOPPED, code);
+        self.tp.fetch_op(0, JOB_STOPPED, 4, AtomicOp::Add, 1);
         self.ring_all();
-        let n = self.n as u32;
+        self.await_job_end();
+    }
+
+    /// Stores this image's termination `code`, then its `state` (through the transport, so
+    /// that peers' atomic reads see them in that order).
+    pub(super) fn set_status(&self, state: u32, code: i32) {
+        let me = self.me;
+        self.tp
+            .fetch_op(me, CODE, 4, AtomicOp::Swap, code as u32 as u64);
+        self.tp
+            .fetch_op(me, STATUS, 4, AtomicOp::Swap, state as u64);
+    }
+
+    /// Waits until every image has stopped or failed, then releases the transport.
+    pub(super) fn await_job_end(&self) {
+        let n = self.n as u64;
         let _ = self.waiter.block(|| {
-            let done =
-                self.job.stopped.load(Ordering::SeqCst) + self.job.failed.load(Ordering::SeqCst);
+            let done = self.tp.fetch_op(0, JOB_STOPPED, 4, AtomicOp::Load, 0)
+                + self.tp.fetch_op(0, JOB_FAILED, 4, AtomicOp::Load, 0);
             (done >= n).then_some(Ok(()))
         });
+        self.tp.finish();
     }
 
     /// STOP: prints `STOP <code>` (unless quiet or bare), terminates normally, exits with `code`.
@@ -58,17 +73,13 @@ impl Runtime {
 
     /// Error termination without a message: records the code, wakes every image, exits.
     pub fn abort(&self, code: i32) -> ! {
-        let h = self.header;
-        h.code.store(code as u32, Ordering::SeqCst);
-        h.status.store(status::ERROR_STOPPED, Ordering::SeqCst);
-        let _ = self.job.abort.compare_exchange(
-            0,
-            JobBlock::encode_abort(code),
-            Ordering::SeqCst,
-            Ordering::SeqCst,
-        );
+        self.set_status(status::ERROR_STOPPED, code);
+        self.tp
+            .compare_swap(0, JOB_ABORT, 8, 0, JobBlock::encode_abort(code));
         self.ring_all();
+        let _ = std::io::stdout().flush();
         let _ = std::io::stderr().flush();
+        self.tp.abort_job(code);
         crate::sys::proc::exit(code)
     }
 

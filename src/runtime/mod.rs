@@ -9,6 +9,8 @@ pub mod lifecycle;
 pub mod notified;
 pub mod registry;
 mod start;
+#[cfg(feature = "mpi")]
+mod start_mpi;
 pub mod status;
 pub mod teams;
 
@@ -20,14 +22,15 @@ use crate::engine::event::{Events, Strategy};
 use crate::engine::notify::Notifier;
 use crate::engine::sync_images::SyncImages;
 use crate::engine::wait::Waiter;
-use crate::transport::control::{Header, JobBlock};
+use crate::transport::control::Header;
 use crate::transport::Transport;
 use std::sync::{Mutex, MutexGuard, OnceLock};
 
 /// The one runtime object of an image process.
 pub struct Runtime {
-    /// The transport to every image.
-    pub tp: Box<dyn Transport>,
+    /// The transport to every image (leaked: it lives as long as the process, and waits
+    /// hold it too).
+    pub tp: &'static dyn Transport,
     /// 0-based index of this image in the initial team.
     pub me: usize,
     /// Images in the job.
@@ -56,8 +59,6 @@ pub struct Runtime {
     pub registry: registry::Registry,
     /// This image's control-block header.
     pub header: &'static Header,
-    /// The job block (in image 1's segment).
-    pub job: &'static JobBlock,
     /// Address of this image's segment.
     pub seg_base: usize,
     /// Bytes per segment.
@@ -91,7 +92,7 @@ impl Runtime {
     /// Event operations with the configured strategy.
     pub fn events(&self) -> Events<'_> {
         Events {
-            tp: &*self.tp,
+            tp: self.tp,
             w: &self.waiter,
             notifier: &self.notifier,
             strategy: self.event_strategy,

@@ -10,13 +10,15 @@ use crate::launch::job::Job;
 use crate::launch::supervisor::{supervise, Launch};
 use crate::transport::control::{Header, JobBlock, Layout, HEADER, JOB, MAGIC};
 use crate::transport::shm::{Segments, Shm};
+use crate::transport::Transport;
+use config::Kind;
 use std::ffi::OsString;
 use std::os::unix::ffi::OsStringExt;
 use std::sync::atomic::Ordering;
 use std::sync::Mutex;
 
 /// Ends the process with a setup error (no runtime exists yet to do it properly).
-fn fail(msg: impl std::fmt::Display) -> ! {
+pub(super) fn fail(msg: impl std::fmt::Display) -> ! {
     eprintln!("ferrocaf: {msg}");
     crate::sys::proc::exit(1)
 }
@@ -26,12 +28,18 @@ fn fail(msg: impl std::fmt::Display) -> ! {
 pub(super) fn start() -> Runtime {
     match Job::from_env() {
         Err(e) => fail(e),
-        Ok(None) => supervise_self(),
         Ok(Some((job, me))) => join(job, me),
+        Ok(None) => match config::transport().unwrap_or_else(|e| fail(e)) {
+            Some(Kind::Mpi) => join_mpi(),
+            Some(Kind::Shm) => supervise_self(),
+            None if launcher().is_some() && cfg!(feature = "mpi") => join_mpi(),
+            None => supervise_self(),
+        },
     }
 }
 
-/// Variables by which MPI launchers announce the size of a job.
+/// Variables by which MPI launchers (Open MPI, MPICH/Hydra, Slurm's PMI and PMIx) announce the
+/// size of a job.
 const MPI_SIZE_VARS: &[&str] = &[
     "OMPI_COMM_WORLD_SIZE",
     "PMI_SIZE",
@@ -39,16 +47,42 @@ const MPI_SIZE_VARS: &[&str] = &[
     "MPI_LOCALNRANKS",
 ];
 
+/// The first MPI launcher variable set, with its value.
+fn launcher() -> Option<(&'static str, String)> {
+    MPI_SIZE_VARS
+        .iter()
+        .find_map(|var| std::env::var(var).ok().map(|v| (*var, v)))
+}
+
+/// Joins an MPI job: this process is one image of it.
+#[cfg(feature = "mpi")]
+fn join_mpi() -> Runtime {
+    super::start_mpi::join()
+}
+
+/// Without the `mpi` feature, an MPI launch is refused with instructions.
+#[cfg(not(feature = "mpi"))]
+fn join_mpi() -> Runtime {
+    fail(
+        "this ferrocaf was built without the MPI transport; rebuild it with \
+         `cargo build --release --features mpi` (needs an MPI library such as Open MPI or \
+         MPICH), or run the program with `ferrocaf run -n N ./prog` on one machine",
+    )
+}
+
 /// Re-runs this program as N images under a supervisor and exits with the job's status.
 fn supervise_self() -> ! {
-    for var in MPI_SIZE_VARS {
-        if let Ok(v) = std::env::var(var) {
-            if v.trim().parse::<usize>().is_ok_and(|n| n > 1) {
-                fail(format!(
-                    "this program was started by an MPI launcher ({var}={v}), but this ferrocaf \
-                     has no MPI transport; run it with `ferrocaf run -n N ./prog` instead"
-                ));
-            }
+    if let Some((var, v)) = launcher() {
+        if v.trim().parse::<usize>().is_ok_and(|n| n > 1) {
+            fail(format!(
+                "this program was started by an MPI launcher ({var}={v}), but {}; run it with \
+                 `ferrocaf run -n N ./prog` instead",
+                if cfg!(feature = "mpi") {
+                    "FERROCAF_TRANSPORT=shm asks for the shared-memory transport"
+                } else {
+                    "this ferrocaf has no MPI transport (build it with `--features mpi`)"
+                }
+            ));
         }
     }
     let n = config::num_images().unwrap_or_else(|e| fail(e));
@@ -96,41 +130,48 @@ fn join(job: Job, me: usize) -> Runtime {
         // SAFETY: the descriptors were inherited for this purpose and are not used after mapping.
         unsafe { libc::close(*fd) };
     }
-    let seg_base = segs.addr(me, 0);
+    // SAFETY: image 0's segment holds the JobBlock at JOB and stays mapped for the life of the
+    // process.
+    let jobblk = unsafe { &*((segs.addr(0, JOB)) as *const JobBlock) };
     let seg_size = segs.seg_size();
-    // SAFETY: every segment begins with a Header, and image 0's holds the JobBlock at JOB; the
-    // segments stay mapped for the life of the process.
-    let (header, jobblk) = unsafe {
-        (
-            &*((seg_base + HEADER) as *const Header),
-            &*((segs.addr(0, JOB)) as *const JobBlock),
-        )
-    };
-    let ctrl = Layout { n: g.n }.size();
+    let tp: &'static dyn Transport = Box::leak(Box::new(Shm::new(me, segs)));
     let spin = config::spin(g.n).unwrap_or_else(|e| fail(e));
+    build(tp, Some(jobblk), job.heap, seg_size, spin)
+}
+
+/// The runtime of image `tp.this_image()` over `tp`, whose segments of `seg_size` bytes hold a
+/// control block, the symmetric heap of `heap` bytes, then the local heap; waits spin `spin`
+/// polls before sleeping.
+pub(super) fn build(
+    tp: &'static dyn Transport,
+    job: Option<&'static JobBlock>,
+    heap: usize,
+    seg_size: usize,
+    spin: u32,
+) -> Runtime {
+    let (me, n) = (tp.this_image(), tp.num_images());
+    let seg_base = tp.direct(me, 0).expect("own segment is mapped");
+    let ctrl = Layout { n }.size();
+    // SAFETY: every segment begins with a Header and stays mapped for the life of the process.
+    let header = unsafe { &*((seg_base + HEADER) as *const Header) };
     header.magic.store(MAGIC, Ordering::SeqCst);
     install_panic_hook(me);
     Runtime {
-        tp: Box::new(Shm::new(me, segs)),
+        tp,
         me,
-        n: g.n,
-        team: super::teams::Teams::new(Team::initial(g.n, me)),
-        waiter: Waiter::new(header, jobblk, spin),
+        n,
+        team: super::teams::Teams::new(Team::initial(n, me)),
+        waiter: Waiter::new(header, job, tp, spin),
         barrier: Barrier::new(std::thread::available_parallelism().map_or(1, |c| c.get())),
         collectives: Default::default(),
         notifier: Default::default(),
         attachments: Default::default(),
         event_strategy: config::events().unwrap_or_else(|e| fail(e)),
-        sync_images: SyncImages::new(g.n),
-        sym: Mutex::new(Heap::new(ctrl, job.heap, "symmetric")),
-        local: Mutex::new(Heap::new(
-            ctrl + job.heap,
-            seg_size - ctrl - job.heap,
-            "local",
-        )),
+        sync_images: SyncImages::new(n),
+        sym: Mutex::new(Heap::new(ctrl, heap, "symmetric")),
+        local: Mutex::new(Heap::new(ctrl + heap, seg_size - ctrl - heap, "local")),
         registry: Default::default(),
         header,
-        job: jobblk,
         seg_base,
         seg_size,
     }

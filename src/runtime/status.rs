@@ -3,16 +3,17 @@
 
 use super::Runtime;
 use crate::engine::status;
+use crate::engine::status::JOB_FAILED;
 use crate::error::{CafResult, STAT_FAILED_IMAGE, STAT_STOPPED_IMAGE};
 use crate::transport::control::status::{ERROR_STOPPED, FAILED, STOPPED};
-use std::sync::atomic::Ordering;
+use crate::transport::AtomicOp;
 
 impl Runtime {
     /// IMAGE_STATUS(image): 0 while executing, STAT_STOPPED_IMAGE once it initiated
     /// termination, STAT_FAILED_IMAGE once it failed.
     pub fn image_status(&self, image: i64) -> CafResult<i32> {
         let j = self.team.resolve(image)?;
-        Ok(match status::of(&*self.tp, j) {
+        Ok(match status::of(self.tp, j) {
             STOPPED | ERROR_STOPPED => STAT_STOPPED_IMAGE,
             FAILED => STAT_FAILED_IMAGE,
             _ => 0,
@@ -26,7 +27,7 @@ impl Runtime {
         let team = self.team.current();
         (1..)
             .zip(&team.members)
-            .filter(|(_, &j)| status::of(&*self.tp, j) == want)
+            .filter(|(_, &j)| status::of(self.tp, j) == want)
             .map(|(k, _)| k)
             .collect()
     }
@@ -34,11 +35,16 @@ impl Runtime {
     /// FAIL IMAGE (Fortran 2018 11.5): this image stops taking part in the program without
     /// terminating others; they see STAT_FAILED_IMAGE on operations that need it. The process
     /// ends with status 0 (the supervisor counts a failed image as ended).
+    /// Over a transport whose shutdown is collective (MPI), the process stays, idle, until
+    /// the job ends, then finalises with the others.
     pub fn fail_image(&self) -> ! {
-        self.header.status.store(FAILED, Ordering::SeqCst);
-        self.job.failed.fetch_add(1, Ordering::SeqCst);
+        self.set_status(FAILED, 0);
+        self.tp.fetch_op(0, JOB_FAILED, 4, AtomicOp::Add, 1);
         for j in 0..self.n {
             self.tp.ring(j);
+        }
+        if self.tp.collective_exit() {
+            self.await_job_end();
         }
         crate::sys::proc::exit(0)
     }

@@ -143,7 +143,7 @@ impl Runtime {
         self.team
             .current
             .store(team as *const _ as *mut _, Ordering::Release);
-        self.barrier.sync(&*self.tp, &self.waiter, team)
+        self.barrier.sync(self.tp, &self.waiter, team)
     }
 
     /// END TEAM: synchronises the current team's images, deallocates the coarrays allocated
@@ -153,7 +153,7 @@ impl Runtime {
         let parent = team.parent.ok_or_else(|| {
             CafError::InvalidArgument("END TEAM outside a CHANGE TEAM construct".into())
         })?;
-        self.barrier.sync(&*self.tp, &self.waiter, team)?;
+        self.barrier.sync(self.tp, &self.waiter, team)?;
         let coarrays = self.team.frames().pop().unwrap_or_default();
         for (tok, slot) in coarrays {
             // SAFETY: tracked tokens are live tokens of this runtime; deregister untracks a
@@ -186,6 +186,6 @@ impl Runtime {
                     .into(),
             ));
         }
-        self.barrier.sync(&*self.tp, &self.waiter, team)
+        self.barrier.sync(self.tp, &self.waiter, team)
     }
 }

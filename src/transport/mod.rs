@@ -3,6 +3,8 @@
 
 pub mod control;
 pub mod doorbell;
+#[cfg(feature = "mpi")]
+pub mod mpi;
 pub mod plan;
 mod plan_run;
 #[cfg(test)]
@@ -96,4 +98,28 @@ pub trait Transport: Send + Sync {
     fn notify(&self, image: usize, n: &Notification) -> Result<(), Full>;
     /// Hands every notification that has arrived for this image to `f`, in arrival order.
     fn drain(&self, f: &mut dyn FnMut(Notification));
+
+    /// Capability: [`Transport::ring`] really wakes a sleeping image. When false, waits poll
+    /// with short naps, calling [`Transport::progress`] before every poll.
+    fn can_wake(&self) -> bool {
+        true
+    }
+    /// Lets the transport make progress and makes remote updates of this image's memory
+    /// visible to its loads; called by waits that poll.
+    fn progress(&self) {}
+    /// Capability: every image's segment lies at the same address in every process, so a
+    /// pointer stored in a peer's memory by that peer can be followed here (`*_by_ref`).
+    fn same_address(&self) -> bool {
+        true
+    }
+    /// Capability: shutting down is collective (MPI_Finalize), so every process, even a
+    /// failed image, must stay until the job ends and then call [`Transport::finish`].
+    fn collective_exit(&self) -> bool {
+        false
+    }
+    /// Releases the transport at normal termination, once every image has terminated.
+    fn finish(&self) {}
+    /// Ends the whole job with `code` at once if the transport has a job-wide abort
+    /// (MPI_Abort); returns if it has none (the shm supervisor ends the others).
+    fn abort_job(&self, _code: i32) {}
 }

@@ -16,6 +16,8 @@
 //! ! test: vary NAME=a,b,c       run every image count once per value of NAME
 //! ! test: scalable              also run on SCALABLE_IMAGES (16) images: for programs correct on
 //!                               any image count (oversubscription: 16 images on a few cores)
+//! ! test: requires shm          needs a capability: shm or supervisor (skipped under
+//!                               FERROCAF_TEST_LAUNCHER, see launcher.rs)
 //! ```
 
 use std::time::Duration;
@@ -84,6 +86,8 @@ pub struct Header {
     pub flags: Vec<String>,
     /// A variable whose values each get a run per image count.
     pub vary: Option<(String, Vec<String>)>,
+    /// Transport capabilities the test needs (`shm`: the same-address shared-memory mapping).
+    pub requires: Vec<String>,
 }
 
 impl Header {
@@ -113,6 +117,7 @@ pub fn parse(source: &str) -> Result<Header, String> {
         env: Vec::new(),
         flags: Vec::new(),
         vary: None,
+        requires: Vec::new(),
     };
     let mut scalable = false;
     for (no, line) in source.lines().enumerate() {
@@ -177,6 +182,7 @@ fn apply(h: &mut Header, directive: &str) -> Result<(), String> {
             h.counts.push((times, text.trim().to_string()));
         }
         "forbid" => h.forbid.push(rest.to_string()),
+        "requires" => h.requires.push(rest.to_string()),
         "vary" => {
             let (name, values) = rest.split_once('=').ok_or("`vary` needs NAME=a,b,...")?;
             let values: Vec<String> = values.split(',').map(|v| v.trim().to_string()).collect();

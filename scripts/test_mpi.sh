@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Runs the gfortran suite over the MPI transport with Open MPI: every program under
+# `mpirun --oversubscribe -n N` (N from its header) with the on-node shared-memory window;
+# with `--rma-too`, again with FERROCAF_MPI_SHM=0 (RMA only, Open MPI's osc/ucx component,
+# whose software atomics make `atomics` [2 images] and `contention_8` time out on 2 cores).
+# Installs Open MPI and libclang (for the mpi-sys bindings) when missing. Other arguments are
+# test-name filters.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+rma=0
+if [ "${1:-}" = "--rma-too" ]; then
+    rma=1
+    shift
+fi
+if ! command -v mpirun >/dev/null 2>&1 || ! dpkg -s libclang-dev >/dev/null 2>&1; then
+    apt-get update
+    apt-get install -y libopenmpi-dev openmpi-bin libclang-dev
+fi
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+cargo test --release --features mpi --lib
+FERROCAF_TEST_LAUNCHER="mpirun --oversubscribe -n {n}" \
+    cargo test --release --features mpi --test gfortran -- "$@"
+if [ "$rma" = 1 ]; then
+    FERROCAF_MPI_SHM=0 FERROCAF_TEST_LAUNCHER="mpirun --oversubscribe --mca osc ucx -n {n}" \
+        cargo test --release --features mpi --test gfortran -- "$@"
+fi

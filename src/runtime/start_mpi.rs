@@ -1,0 +1,24 @@
+//! Joining a job started by an MPI launcher: MPI ranks are the images.
+
+use super::start::{build, fail};
+use super::{config, Runtime};
+use crate::transport::control::Layout;
+use crate::transport::mpi::Mpi;
+
+/// Initialises MPI, creates the windows over every image's segment and builds the runtime.
+pub(super) fn join() -> Runtime {
+    let heap = config::heap_size().unwrap_or_else(|e| fail(e));
+    let shm = config::mpi_shm().unwrap_or_else(|e| fail(e));
+    let sizes = |n: usize| {
+        let ctrl = Layout { n }.size();
+        (ctrl, ctrl + 2 * heap)
+    };
+    let mpi = Mpi::init(sizes, shm).unwrap_or_else(|e| fail(e));
+    let seg_size = sizes(mpi.n).1;
+    // MPI launchers bind each rank to its own cores, so the CPUs this process may use say
+    // nothing about oversubscription: compare the node's images with the node's processors.
+    let cpus = crate::sys::proc::online_cpus();
+    let spin = config::spin_on(mpi.node_images(), cpus).unwrap_or_else(|e| fail(e));
+    // No job block reference: error termination is MPI_Abort, which ends every rank.
+    build(Box::leak(Box::new(mpi)), None, heap, seg_size, spin)
+}

@@ -1,0 +1,82 @@
+//! Remote read-modify-writes as MPI atomics (`MPI_Fetch_and_op`, `MPI_Compare_and_swap` on
+//! `MPI_UINT32_T`/`MPI_UINT64_T`), each completed with `MPI_Win_flush` before it returns.
+
+use super::world::check;
+use super::Mpi;
+use mpi_sys as m;
+
+/// A remote read-modify-write.
+#[derive(Clone, Copy)]
+pub(super) enum Rmw {
+    /// `MPI_Fetch_and_op` with this op and operand.
+    Op(m::MPI_Op, u64),
+    /// `MPI_Compare_and_swap` (expected, new).
+    Cas(u64, u64),
+}
+
+/// `v` in the first `width` bytes of an 8-byte buffer (the layout MPI reads for that width).
+fn encode(v: u64, width: usize) -> [u8; 8] {
+    let mut b = [0u8; 8];
+    if width == 4 {
+        b[..4].copy_from_slice(&(v as u32).to_ne_bytes());
+    } else {
+        b = v.to_ne_bytes();
+    }
+    b
+}
+
+impl Mpi {
+    /// One MPI atomic on the 4- or 8-byte word at `offset` of `image`; returns the old value.
+    pub(super) fn atomic(&self, image: usize, offset: usize, width: usize, op: Rmw) -> u64 {
+        debug_assert!(
+            offset.is_multiple_of(width),
+            "atomic word not naturally aligned"
+        );
+        let mut old = [0u8; 8];
+        let (win, r, d) = (self.w.win, image as i32, self.disp(image, offset));
+        // SAFETY: predefined datatypes; origin, compare and result buffers are 8 bytes, of
+        // which MPI uses the first `width`; the word lies in `image`'s window, in the
+        // window's lock_all epoch.
+        unsafe {
+            let dt = if width == 4 {
+                m::RSMPI_UINT32_T
+            } else {
+                m::RSMPI_UINT64_T
+            };
+            let res = old.as_mut_ptr().cast();
+            let rc = match op {
+                Rmw::Op(mop, v) => {
+                    let v = encode(v, width);
+                    m::MPI_Fetch_and_op(v.as_ptr().cast(), res, dt, r, d, mop, win)
+                }
+                Rmw::Cas(exp, new) => {
+                    let (e, v) = (encode(exp, width), encode(new, width));
+                    let (e, v) = (e.as_ptr().cast(), v.as_ptr().cast());
+                    m::MPI_Compare_and_swap(v, e, res, dt, r, d, win)
+                }
+            };
+            check(rc, "MPI atomic");
+            check(m::MPI_Win_flush(r, win), "MPI_Win_flush");
+        }
+        if width == 4 {
+            u32::from_ne_bytes(old[..4].try_into().expect("4 bytes")) as u64
+        } else {
+            u64::from_ne_bytes(old)
+        }
+    }
+
+    /// Atomic exchange as a compare-and-swap loop: MPI_REPLACE is not among the handles the
+    /// bindings export for every MPI library.
+    pub(super) fn swap(&self, image: usize, offset: usize, width: usize, v: u64) -> u64 {
+        // SAFETY: predefined operation, valid after MPI_Init.
+        let sum = unsafe { m::RSMPI_SUM };
+        let mut cur = self.atomic(image, offset, width, Rmw::Op(sum, 0));
+        loop {
+            let seen = self.atomic(image, offset, width, Rmw::Cas(cur, v));
+            if seen == cur {
+                return cur;
+            }
+            cur = seen;
+        }
+    }
+}

@@ -1,0 +1,254 @@
+//! The MPI transport (feature `mpi`): one window per image over its whole segment, passive
+//! target RMA in one `MPI_Win_lock_all` epoch, completion by `MPI_Win_flush`.
+//!
+//! Memory model. The windows are opened once and never closed until the end, so every access
+//! is in a passive-target epoch. Remote data moves with `MPI_Put`/`MPI_Get` and is complete at
+//! the target when `copy` returns (`MPI_Win_flush`). Every read-modify-write of a control word,
+//! by any image including its owner, goes through `MPI_Fetch_and_op`/`MPI_Compare_and_swap`,
+//! so all atomics on a word are MPI atomics (MPI guarantees atomicity only among those). An
+//! image waits on words of its own segment with plain loads: under the unified memory model
+//! (`MPI_WIN_UNIFIED`, what Open MPI and MPICH provide on cache-coherent machines) a
+//! completed remote update becomes visible to local loads after `MPI_Win_sync`, which
+//! [`Transport::progress`] calls before every poll and after the last. A poster completes its
+//! data (`flush`) before the atomic that signals it, so a waiter that sees the signal and then
+//! syncs sees the data.
+//!
+//! Waking. No process can wake another across nodes, so `ring` does nothing and waits poll
+//! (`can_wake` is false); progress also drives MPI's progress engine for implementations
+//! whose passive-target RMA needs the target to enter MPI.
+//!
+//! Notifications travel as eager messages (`MPI_Send` of one 64-byte cell on a private
+//! communicator), drained with `MPI_Improbe`/`MPI_Mrecv`: one message instead of a remote CAS,
+//! a put, a flush and an atomic (four round trips) to claim a cell of the target's ring; MPI
+//! keeps per-source order and buffers unexpected messages, so the queue never reports full.
+
+mod atomics;
+mod note;
+mod types;
+mod world;
+
+use super::plan::contiguous;
+use super::{AtomicOp, CopyPlan, Full, Layout, Notification, Place, Transport};
+use atomics::Rmw;
+use mpi_sys as m;
+use std::ffi::c_void;
+use std::sync::atomic::{fence, Ordering};
+use std::sync::Once;
+use types::Type;
+use world::{check, World};
+
+/// The MPI transport of one image (rank = 0-based image index).
+pub struct Mpi {
+    w: World,
+    /// Number of images.
+    pub n: usize,
+    finished: Once,
+}
+
+impl Mpi {
+    /// Initialises MPI and the windows; `sizes(n)` gives the control-block and segment bytes
+    /// of a job of `n` images; `shm` allows a shared-memory window for on-node images.
+    pub fn init(sizes: impl Fn(usize) -> (usize, usize), shm: bool) -> Result<Mpi, String> {
+        let w = World::init(sizes, shm)?;
+        crate::sys::proc::tight_timer_slack();
+        Ok(Mpi {
+            n: w.size,
+            w,
+            finished: Once::new(),
+        })
+    }
+
+    /// Images on this node (they share its processors).
+    pub fn node_images(&self) -> usize {
+        self.w.node_size
+    }
+
+    /// The window displacement of byte `offset` of `image`'s segment.
+    fn disp(&self, image: usize, offset: usize) -> m::MPI_Aint {
+        (self.w.shift[image] + offset) as m::MPI_Aint
+    }
+
+    /// A local address for `p`, if this process maps it.
+    fn local(&self, p: Place) -> Option<usize> {
+        match p {
+            Place::Local(a) => Some(a),
+            Place::Remote { image, offset } => self.direct(image, offset),
+        }
+    }
+
+    /// Puts from local `src` into `image`'s segment at `offset`, then completes the put.
+    fn put(&self, image: usize, offset: usize, src: usize, plan: &CopyPlan) {
+        let n = plan.count();
+        let bcast = (plan.src.count() == 1 && n > 1).then_some(n);
+        let (o, t) = (
+            Type::of(&plan.src, plan.elem, bcast),
+            Type::of(&plan.dst, plan.elem, None),
+        );
+        // SAFETY: the origin side is readable local memory described by `o`; the target side
+        // lies inside `image`'s window (the engine checks sections against coarray bounds).
+        unsafe {
+            check(
+                m::MPI_Put(
+                    src as *const c_void,
+                    o.count,
+                    o.raw,
+                    image as i32,
+                    self.disp(image, offset),
+                    t.count,
+                    t.raw,
+                    self.w.win,
+                ),
+                "MPI_Put",
+            );
+            check(m::MPI_Win_flush(image as i32, self.w.win), "MPI_Win_flush");
+        }
+    }
+
+    /// Gets from `image`'s segment at `offset` into local `dst`, then completes the get.
+    fn get(&self, dst: usize, image: usize, offset: usize, plan: &CopyPlan) {
+        let n = plan.count();
+        let bcast = (plan.src.count() == 1 && n > 1).then_some(n);
+        let (o, t) = (
+            Type::of(&plan.dst, plan.elem, None),
+            Type::of(&plan.src, plan.elem, bcast),
+        );
+        // SAFETY: the origin side is writable local memory described by `o`; the target side
+        // lies inside `image`'s window.
+        unsafe {
+            check(
+                m::MPI_Get(
+                    dst as *mut c_void,
+                    o.count,
+                    o.raw,
+                    image as i32,
+                    self.disp(image, offset),
+                    t.count,
+                    t.raw,
+                    self.w.win,
+                ),
+                "MPI_Get",
+            );
+            check(m::MPI_Win_flush(image as i32, self.w.win), "MPI_Win_flush");
+        }
+    }
+}
+
+impl Transport for Mpi {
+    fn num_images(&self) -> usize {
+        self.n
+    }
+
+    fn this_image(&self) -> usize {
+        self.w.rank
+    }
+
+    fn copy(&self, dst: Place, src: Place, plan: &CopyPlan) {
+        if plan.count() == 0 {
+            return;
+        }
+        match (self.local(dst), self.local(src), dst, src) {
+            (Some(d), Some(s), _, _) => {
+                // SAFETY: both sides are memory of this process: private, or window memory
+                // of this or an on-node image, inside sections the engine checked.
+                unsafe { plan.run(d, s) };
+                fence(Ordering::SeqCst);
+            }
+            (None, Some(s), Place::Remote { image, offset }, _) => self.put(image, offset, s, plan),
+            (Some(d), None, _, Place::Remote { image, offset }) => self.get(d, image, offset, plan),
+            (
+                None,
+                None,
+                Place::Remote {
+                    image: di,
+                    offset: doff,
+                },
+                Place::Remote {
+                    image: si,
+                    offset: soff,
+                },
+            ) => {
+                let k = plan.src.count();
+                let mut buf = vec![0u8; k * plan.elem];
+                let packed = Layout::Strided(contiguous(k, plan.elem));
+                let into = CopyPlan::with(plan.elem, packed.clone(), plan.src.clone());
+                self.get(buf.as_mut_ptr() as usize, si, soff, &into);
+                let out = CopyPlan::with(plan.elem, plan.dst.clone(), packed);
+                self.put(di, doff, buf.as_ptr() as usize, &out);
+            }
+            _ => unreachable!("a local place is always mapped"),
+        }
+    }
+
+    fn fetch_op(&self, image: usize, offset: usize, width: usize, op: AtomicOp, v: u64) -> u64 {
+        // SAFETY: predefined reduction operations, valid after MPI_Init.
+        let mop = unsafe {
+            match op {
+                AtomicOp::Add | AtomicOp::Load => m::RSMPI_SUM,
+                AtomicOp::And => m::RSMPI_BAND,
+                AtomicOp::Or => m::RSMPI_BOR,
+                AtomicOp::Xor => m::RSMPI_BXOR,
+                AtomicOp::Swap => return self.swap(image, offset, width, v),
+            }
+        };
+        let v = if op == AtomicOp::Load { 0 } else { v };
+        self.atomic(image, offset, width, Rmw::Op(mop, v))
+    }
+
+    fn compare_swap(&self, image: usize, offset: usize, width: usize, exp: u64, new: u64) -> u64 {
+        self.atomic(image, offset, width, Rmw::Cas(exp, new))
+    }
+
+    fn fence(&self) {
+        // SAFETY: the window is in its lock_all epoch.
+        unsafe { check(m::MPI_Win_flush_all(self.w.win), "MPI_Win_flush_all") };
+        fence(Ordering::SeqCst);
+    }
+
+    fn ring(&self, _image: usize) {}
+
+    fn direct(&self, image: usize, offset: usize) -> Option<usize> {
+        self.w.mapped[image].map(|b| b + offset)
+    }
+
+    fn notify(&self, image: usize, n: &Notification) -> Result<(), Full> {
+        note::send(&self.w, image, n);
+        Ok(())
+    }
+
+    fn drain(&self, f: &mut dyn FnMut(Notification)) {
+        if note::receive(&self.w, f) {
+            self.progress();
+        }
+    }
+
+    fn can_wake(&self) -> bool {
+        false
+    }
+
+    fn progress(&self) {
+        note::poke(&self.w);
+        // SAFETY: the windows are in their lock_all epochs.
+        unsafe {
+            check(m::MPI_Win_sync(self.w.win), "MPI_Win_sync");
+            if let Some(nw) = self.w.node_win {
+                check(m::MPI_Win_sync(nw), "MPI_Win_sync");
+            }
+        }
+    }
+
+    fn same_address(&self) -> bool {
+        false
+    }
+
+    fn collective_exit(&self) -> bool {
+        true
+    }
+
+    fn finish(&self) {
+        self.finished.call_once(|| self.w.finalize());
+    }
+
+    fn abort_job(&self, code: i32) {
+        self.w.abort(code);
+    }
+}

@@ -1,0 +1,34 @@
+//! FERROCAF_TEST_LAUNCHER: runs every test program through an external launcher instead of
+//! ferrocaf's own supervisor, e.g. `mpirun --oversubscribe -n {n}` for the MPI transport
+//! (`{n}` is replaced by the image count). Tests that need a capability the launched
+//! transport lacks say so in their header (`! test: requires shm`) and are skipped, by name.
+
+use std::path::Path;
+use std::process::Command;
+
+/// The launcher's words, if FERROCAF_TEST_LAUNCHER is set and not empty.
+pub fn from_env() -> Option<Vec<String>> {
+    let text = std::env::var("FERROCAF_TEST_LAUNCHER").ok()?;
+    let words: Vec<String> = text.split_whitespace().map(str::to_string).collect();
+    (!words.is_empty()).then_some(words)
+}
+
+/// Capabilities a test may require that a launched (MPI) job does not have: `shm`, the
+/// same-address mapping of every segment (`*_by_ref` through allocatable components of another
+/// image); `supervisor`, ferrocaf's own launcher (its messages about killed images, and an
+/// exit with a non-zero STOP code that nobody reports).
+pub const MISSING: &[&str] = &["shm", "supervisor"];
+
+/// The command running `exe` on `n` images: directly (the program supervises itself), or
+/// through the launcher.
+pub fn command(launcher: Option<&[String]>, exe: &Path, n: usize) -> Command {
+    match launcher {
+        None => Command::new(exe),
+        Some(words) => {
+            let mut cmd = Command::new(&words[0]);
+            cmd.args(words[1..].iter().map(|w| w.replace("{n}", &n.to_string())))
+                .arg(exe);
+            cmd
+        }
+    }
+}
