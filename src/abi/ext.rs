@@ -10,6 +10,7 @@ use crate::engine::types::{Class, Ty};
 use crate::error::{CafError, CafResult};
 use crate::runtime::{self, Runtime};
 use crate::transport::plan::{normalise, span};
+use crate::transport::ring::INLINE;
 use crate::transport::{Layout, Notification, Place};
 use std::ffi::{c_int, c_void};
 
@@ -134,6 +135,42 @@ fn remote_side(
     ))
 }
 
+/// The remote side (image, section, segment offset) that the local coarray section `xs`
+/// names on `image`, checked to match `other` in element count and length.
+fn matched_remote(
+    rt: &Runtime,
+    image: c_int,
+    lo: usize,
+    hi: usize,
+    xs: &Side,
+    other: &Side,
+    what: &str,
+) -> CafResult<(usize, Side, usize)> {
+    let (img, side) = remote_side(rt, image, lo, hi, xs)?;
+    if side.layout.count() != other.layout.count() || side.ty.size != other.ty.size {
+        return Err(CafError::InvalidArgument(format!(
+            "{what}: source and destination differ in size or element length"
+        )));
+    }
+    let Place::Remote { offset, .. } = side.place else {
+        unreachable!("remote_side builds a remote place")
+    };
+    Ok((img, side, offset))
+}
+
+/// Tells `img` (with `tag`) that `bytes` at `offset` of its segment were written or read.
+fn tell(rt: &Runtime, img: usize, offset: usize, bytes: usize, tag: u64) -> CafResult<()> {
+    let n = Notification {
+        source: rt.me as u32,
+        tag,
+        bytes: bytes as u32,
+        offset: offset as u64,
+        inline: false,
+        payload: [0; INLINE],
+    };
+    rt.notifier.send(rt.tp, &rt.waiter, img, &n)
+}
+
 /// `notify_put(x, image, src, tag [, stat])`: `x(...)[image] = src`, then notifies `image`
 /// with `tag` (data of up to 32 contiguous bytes travels inside the notification).
 ///
@@ -151,30 +188,14 @@ pub unsafe extern "C" fn ferrocaf_notify_put(
     // SAFETY: forwarded from the caller.
     let ((lo, hi, xs), (slo, shi, ss)) = unsafe { (section(x), section(src)) };
     let r = user_tag(tag).and_then(|tag| {
-        let (img, dst) = remote_side(rt, image, lo, hi, &xs)?;
-        if dst.layout.count() != ss.layout.count() || dst.ty.size != ss.ty.size {
-            return Err(CafError::InvalidArgument(
-                "notify_put: source and destination differ in size or element length".into(),
-            ));
-        }
-        let Place::Remote { offset, .. } = dst.place else {
-            unreachable!()
-        };
+        let (img, dst, offset) = matched_remote(rt, image, lo, hi, &xs, &ss, "notify_put")?;
         if is_packed(&dst) && is_packed(&ss) {
             // SAFETY: a packed source section of shi - slo readable bytes starting at slo.
             let data = unsafe { std::slice::from_raw_parts(slo as *const u8, shi - slo) };
             return rt.notifier.put(rt.tp, &rt.waiter, img, offset, data, tag);
         }
         transfer(rt.tp, &dst, &ss, false)?;
-        let n = Notification {
-            source: rt.me as u32,
-            tag,
-            bytes: (hi - lo) as u32,
-            offset: offset as u64,
-            inline: false,
-            payload: [0; 32],
-        };
-        rt.notifier.send(rt.tp, &rt.waiter, img, &n)
+        tell(rt, img, offset, hi - lo, tag)
     });
     // SAFETY: forwarded from the caller.
     unsafe { done(r, stat, "notify_put") };
@@ -197,25 +218,9 @@ pub unsafe extern "C" fn ferrocaf_notify_get(
     // SAFETY: forwarded from the caller.
     let ((_, _, ds), (lo, hi, xs)) = unsafe { (section(dst), section(x)) };
     let r = user_tag(tag).and_then(|tag| {
-        let (img, src) = remote_side(rt, image, lo, hi, &xs)?;
-        if src.layout.count() != ds.layout.count() || src.ty.size != ds.ty.size {
-            return Err(CafError::InvalidArgument(
-                "notify_get: source and destination differ in size or element length".into(),
-            ));
-        }
+        let (img, src, offset) = matched_remote(rt, image, lo, hi, &xs, &ds, "notify_get")?;
         transfer(rt.tp, &ds, &src, false)?;
-        let Place::Remote { offset, .. } = src.place else {
-            unreachable!()
-        };
-        let n = Notification {
-            source: rt.me as u32,
-            tag,
-            bytes: (hi - lo) as u32,
-            offset: offset as u64,
-            inline: false,
-            payload: [0; 32],
-        };
-        rt.notifier.send(rt.tp, &rt.waiter, img, &n)
+        tell(rt, img, offset, hi - lo, tag)
     });
     // SAFETY: forwarded from the caller.
     unsafe { done(r, stat, "notify_get") };
