@@ -62,7 +62,7 @@ cp "$from/libferrocaf.so" "$from/libferrocaf.a" "$stage/lib/"
 cp "$repo/caf_abi/ferrocaf.h" "$inc/"
 gfortran -fcoarray=lib -c "$repo/caf_abi/ferrocaf_ext.f90" -J "$inc" -o "$stage/ferrocaf_ext.o"
 rm "$stage/ferrocaf_ext.o"
-gfortran --version | head -n 1 > "$inc/ferrocaf_ext.stamp"
+gfortran --version | sed -n 1p > "$inc/ferrocaf_ext.stamp"
 fill() { sed -e "s|@VERSION@|$version|g" -e "s|@PREFIX@|$prefix|g" "$1" > "$2"; }
 fill "$repo/cmake/ferrocafConfig.cmake.in" "$stage/lib/cmake/ferrocaf/ferrocafConfig.cmake"
 fill "$repo/cmake/ferrocafConfigVersion.cmake.in" \

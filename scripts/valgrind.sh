@@ -28,7 +28,7 @@ status=0
 
 if [ "${1:-all}" != programs ]; then
     echo "== unit tests under valgrind"
-    exe=$(cargo test --lib --no-run 2>&1 | grep -o 'target/[a-z]*/deps/ferrocaf-[0-9a-f]*' | head -1)
+    exe=$(cargo test --lib --no-run 2>&1 | grep -o 'target/[a-z]*/deps/ferrocaf-[0-9a-f]*' | sed -n 1p)
     "${VG[@]}" "$exe" -q --test-threads=2 \
         --skip extended_kinds_do_not_go_through_real8 \
         --skip long_arrays_cross_the_staging_buffer \
