@@ -7,6 +7,7 @@
 ! test: stderr image 2 was killed by signal 9
 ! test: forbid got past
 ! test: timeout 2
+! test: requires supervisor
 program fault_killed_in_wait
   use iso_c_binding, only: c_int
   include 'fault_waits.inc'

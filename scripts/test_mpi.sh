@@ -17,6 +17,10 @@ if ! command -v mpirun >/dev/null 2>&1 || ! dpkg -s libclang-dev >/dev/null 2>&1
     apt-get install -y libopenmpi-dev openmpi-bin libclang-dev
 fi
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+# Open MPI backs a shared window with a file in /dev/shm and refuses when the whole window
+# (2 x heap per rank) exceeds the free space there: 16 ranks x 2 x 1 GiB does not fit on this
+# machine's 25 GB. The tests need little memory; tests that set their own heap still win.
+export FERROCAF_HEAP_SIZE=256M
 cargo test --release --features mpi --lib
 FERROCAF_TEST_LAUNCHER="mpirun --oversubscribe -n {n}" \
     cargo test --release --features mpi --test gfortran -- "$@"

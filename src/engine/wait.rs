@@ -49,7 +49,25 @@ impl Waiter {
 
     /// Exit code of a job-wide error termination in progress, if any.
     pub fn aborting(&self) -> Option<i32> {
-        JobBlock::abort_code(self.job?.abort.load(Ordering::SeqCst))
+        let word = match self.job {
+            Some(job) => job.abort.load(Ordering::SeqCst),
+            None => self.tp.fetch_op(
+                0,
+                super::status::JOB_ABORT,
+                8,
+                crate::transport::AtomicOp::Load,
+                0,
+            ),
+        };
+        JobBlock::abort_code(word)
+    }
+
+    /// Ends this image because another one started error termination with `code`: through the
+    /// transport's job-wide abort where there is one (MPI), else by exiting (the supervisor
+    /// ends the rest).
+    pub fn follow_abort(&self, code: i32) -> ! {
+        self.tp.abort_job(code);
+        crate::sys::proc::exit(code)
     }
 
     /// Calls `poll` until it yields a result. Between polls, spins up to the configured count,
@@ -93,7 +111,7 @@ impl Waiter {
                 return r;
             }
             if let Some(code) = self.aborting() {
-                crate::sys::proc::exit(code);
+                self.follow_abort(code);
             }
             let mut found = None;
             bell.sleep(&OsFutex(NAP), || {
@@ -118,7 +136,7 @@ impl Waiter {
                 return r;
             }
             if let Some(code) = self.aborting() {
-                crate::sys::proc::exit(code);
+                self.follow_abort(code);
             }
             if polls >= self.spin {
                 std::thread::sleep(POLL_NAP);

@@ -186,7 +186,9 @@ impl Watch<'_> {
             }
         }
         if let Some(code) = out.error {
-            return code;
+            // The first error termination's code, as the images recorded it (an image that
+            // merely reacted to it may have been reaped first).
+            return JobBlock::abort_code(self.job().abort.load(Ordering::SeqCst)).unwrap_or(code);
         }
         out.stop_codes
             .iter()

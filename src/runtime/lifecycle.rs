@@ -73,9 +73,11 @@ impl Runtime {
 
     /// Error termination without a message: records the code, wakes every image, exits.
     pub fn abort(&self, code: i32) -> ! {
-        self.set_status(status::ERROR_STOPPED, code);
+        // The abort word first: an image that sees this status then also sees the code, and
+        // ends quietly with it instead of reporting this image as stopped.
         self.tp
             .compare_swap(0, JOB_ABORT, 8, 0, JobBlock::encode_abort(code));
+        self.set_status(status::ERROR_STOPPED, code);
         self.ring_all();
         let _ = std::io::stdout().flush();
         let _ = std::io::stderr().flush();
@@ -89,7 +91,7 @@ impl Runtime {
         if let Some(code) = self.waiter.aborting() {
             // Another image already started error termination; its message is the one that
             // matters, and this error is a consequence of it.
-            crate::sys::proc::exit(code);
+            self.waiter.follow_abort(code);
         }
         eprintln!("ferrocaf: image {}: {err} ({what})", self.me + 1);
         self.abort(1)
