@@ -45,7 +45,15 @@ unsafe fn locate(
         lo,
         hi: lo + rt.seg_size,
     };
-    Ok((walk(lo + t.offset, &chain, &seg)?, seg, img, item))
+    // SAFETY: a recorded descriptor is the allocatable coarray variable itself, valid while
+    // the coarray is allocated (it is: compiled code holds its token).
+    let own = (t.desc != 0).then(|| unsafe { &*(t.desc as *const GfcDescriptor) }.array_dims());
+    Ok((
+        walk(lo + t.offset, own.as_deref(), &chain, &seg)?,
+        seg,
+        img,
+        item,
+    ))
 }
 
 /// The remote side designated by `refs` on `image`, with elements of BT_* `type_` and `kind`;
