@@ -28,7 +28,7 @@ unsafe fn locate(
     image: c_int,
     refs: *const CafRef,
 ) -> CafResult<(Option<Target>, Segment, usize, usize)> {
-    let img = rt.team.resolve(image as i64)?;
+    let img = rt.target(image as i64)?;
     // SAFETY: guaranteed by the caller.
     let (t, (chain, item)) = unsafe { (super::token(token), decode(refs)?) };
     // The walk follows pointers the target stored in its own memory: valid here only for
