@@ -22,7 +22,7 @@ unsafe fn target(
     let img = if image == 0 {
         rt.me
     } else {
-        rt.team.resolve(image as i64)?
+        rt.target(image as i64)?
     };
     // SAFETY: guaranteed by the caller.
     Ok((img, unsafe { super::token(token) }.offset + offset))

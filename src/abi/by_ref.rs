@@ -28,7 +28,7 @@ unsafe fn locate(
     image: c_int,
     refs: *const CafRef,
 ) -> CafResult<(Option<Target>, Segment, usize, usize)> {
-    let img = rt.team.resolve(image as i64)?;
+    let img = rt.target(image as i64)?;
     // SAFETY: guaranteed by the caller.
     let (t, (chain, item)) = unsafe { (super::token(token), decode(refs)?) };
     // The walk follows pointers the target stored in its own memory: valid here only for
@@ -45,7 +45,15 @@ unsafe fn locate(
         lo,
         hi: lo + rt.seg_size,
     };
-    Ok((walk(lo + t.offset, &chain, &seg)?, seg, img, item))
+    // SAFETY: a recorded descriptor is the allocatable coarray variable itself, valid while
+    // the coarray is allocated (it is: compiled code holds its token).
+    let own = (t.desc != 0).then(|| unsafe { &*(t.desc as *const GfcDescriptor) }.array_dims());
+    Ok((
+        walk(lo + t.offset, own.as_deref(), &chain, &seg)?,
+        seg,
+        img,
+        item,
+    ))
 }
 
 /// The remote side designated by `refs` on `image`, with elements of BT_* `type_` and `kind`;

@@ -1,6 +1,7 @@
 //! gfortran array descriptors (`gfc_descriptor_t`, GCC 8+ layout) and their translation into
 //! engine sections.
 
+use crate::engine::refs::ArrayDim;
 use crate::engine::types::{Class, Ty};
 use crate::transport::Dim;
 use std::ffi::c_void;
@@ -73,6 +74,20 @@ impl GfcDescriptor {
                 Dim {
                     extent: (d.ubound - d.lbound + 1).max(0) as usize,
                     stride: d.stride * span,
+                }
+            })
+            .collect()
+    }
+
+    /// The dimensions with bounds (as the reference walk checks subscripts), byte strides.
+    pub fn array_dims(&self) -> Vec<ArrayDim> {
+        (0..self.rank())
+            .map(|k| {
+                let g = self.dim_at(k);
+                ArrayDim {
+                    lbound: g.lbound as i64,
+                    ubound: g.ubound as i64,
+                    stride: g.stride.wrapping_mul(self.span()),
                 }
             })
             .collect()

@@ -119,7 +119,7 @@ fn remote_side(
     hi: usize,
     local: &Side,
 ) -> CafResult<(usize, Side)> {
-    let img = rt.team.resolve(image as i64)?;
+    let img = rt.target(image as i64)?;
     let (_, off) = rt.locate(lo, hi - lo, "the notified variable")?;
     let base = match local.place {
         Place::Local(b) => b,

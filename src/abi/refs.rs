@@ -167,16 +167,6 @@ impl Chase for Segment {
             return Ok((0, Vec::new()));
         }
         self.check(addr, 40 + 24 * d.rank())?;
-        let dims = (0..d.rank())
-            .map(|k| {
-                let g = d.dim_at(k);
-                ArrayDim {
-                    lbound: g.lbound as i64,
-                    ubound: g.ubound as i64,
-                    stride: g.stride.wrapping_mul(d.span()),
-                }
-            })
-            .collect();
-        Ok((d.base_addr as usize, dims))
+        Ok((d.base_addr as usize, d.array_dims()))
     }
 }

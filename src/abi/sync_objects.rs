@@ -44,8 +44,9 @@ pub unsafe extern "C" fn _gfortran_caf_lock(
 ) {
     let rt = runtime::get();
     // SAFETY: forwarded from the caller.
-    let r = unsafe { element(rt, tok, index, image, lock::SLOT) }
-        .and_then(|(img, off)| lock::lock(rt.tp, &rt.waiter, img, off, !acquired.is_null()));
+    let r = unsafe { element(rt, tok, index, image, lock::SLOT) }.and_then(|(img, off)| {
+        lock::lock(rt.tp, &rt.waiter, img, off, !acquired.is_null(), &rt.team)
+    });
     // SAFETY: forwarded from the caller.
     if let Some(got) = unsafe { finish(r, stat, errmsg, len, "LOCK") } {
         if !acquired.is_null() {

@@ -42,7 +42,7 @@ unsafe fn remote(
     kind: c_int,
     empty: bool,
 ) -> CafResult<Side> {
-    let img = rt.team.resolve(image as i64)?;
+    let img = rt.target(image as i64)?;
     // SAFETY: guaranteed by the caller.
     let (t, d) = unsafe { (super::token(token), desc(d)) };
     let place = Place::Remote {

@@ -7,11 +7,18 @@
 //! +16, each `(ticket << 32) | (1 + image)` of a sleeping waiter. On release the holder looks up
 //! the next ticket's waiter and rings only that image; if the entry was overwritten (more than
 //! `WAITERS` waiters queued), it rings every image of the team instead.
+//!
+//! A holder that fails (FAIL IMAGE) never releases: the waiter next in line sees the failed
+//! owner, takes the lock over and releases it at once, and its LOCK reports the error
+//! (Fortran 2018 11.6.10: the lock becomes unlocked, STAT_UNLOCKED_FAILED_IMAGE).
 
-use super::status::{check_alive, ready_or_gone};
+use super::status::{check_alive, JOB_FAILED};
 use super::team::Team;
 use super::wait::Waiter;
-use crate::error::{CafError, CafResult, STAT_LOCKED, STAT_LOCKED_OTHER_IMAGE, STAT_UNLOCKED};
+use crate::error::{
+    CafError, CafResult, STAT_FAILED_IMAGE, STAT_LOCKED, STAT_LOCKED_OTHER_IMAGE, STAT_UNLOCKED,
+};
+use crate::transport::control::status::FAILED;
 use crate::transport::{AtomicOp, Transport};
 
 /// Bytes per lock slot.
@@ -30,6 +37,9 @@ pub enum LockStat {
     LockedOtherImage,
     /// UNLOCK of a lock nobody holds (STAT_UNLOCKED).
     Unlocked,
+    /// LOCK of a lock held by a failed image, which it unlocked (STAT_UNLOCKED_FAILED_IMAGE;
+    /// gfortran 12's `iso_fortran_env` lacks that constant, so STAT_FAILED_IMAGE).
+    UnlockedFailedImage,
 }
 
 impl LockStat {
@@ -41,6 +51,10 @@ impl LockStat {
                 (STAT_LOCKED_OTHER_IMAGE, "the lock is held by another image")
             }
             LockStat::Unlocked => (STAT_UNLOCKED, "the lock is not locked"),
+            LockStat::UnlockedFailedImage => (
+                STAT_FAILED_IMAGE,
+                "the lock was held by a failed image and is now unlocked",
+            ),
         };
         CafError::Lock {
             stat,
@@ -54,13 +68,15 @@ fn split(word: u64) -> (u32, u32) {
 }
 
 /// Acquires the lock at `(image, slot)`. With `try_only`, returns `Ok(false)` instead of
-/// waiting when another image holds it (LOCK with ACQUIRED_LOCK=).
+/// waiting when another image holds it (LOCK with ACQUIRED_LOCK=). A lock held by a failed
+/// image is unlocked and reported as [`LockStat::UnlockedFailedImage`].
 pub fn lock(
     tp: &dyn Transport,
     w: &Waiter,
     image: usize,
     slot: usize,
     try_only: bool,
+    team: &Team,
 ) -> CafResult<bool> {
     let me = tp.this_image() as u64 + 1;
     if tp.fetch_op(image, slot + OWNER, 4, AtomicOp::Load, 0) == me {
@@ -70,8 +86,14 @@ pub fn lock(
     if try_only {
         let cur = tp.fetch_op(image, slot, 8, AtomicOp::Load, 0);
         let (next, serving) = split(cur);
-        if next != serving || tp.compare_swap(image, slot, 8, cur, cur.wrapping_add(1 << 32)) != cur
-        {
+        let queue =
+            |cur: u64| tp.compare_swap(image, slot, 8, cur, cur.wrapping_add(1 << 32)) == cur;
+        if next != serving || !queue(cur) {
+            // Queue behind a failed holder only when nobody else waits for it.
+            if next == serving.wrapping_add(1) && holder_failed(tp, image, slot, next) && queue(cur)
+            {
+                return take_over(tp, image, slot, next, team);
+            }
             return Ok(false);
         }
     } else {
@@ -80,11 +102,59 @@ pub fn lock(
         let served = || split(tp.fetch_op(image, slot, 8, AtomicOp::Load, 0)).1 == ticket;
         if !served() {
             tp.fetch_op(image, entry, 8, AtomicOp::Swap, (ticket as u64) << 32 | me);
-            w.block(|| ready_or_gone(served, || check_alive(tp, image)))?;
+            let abandoned = w.block(|| {
+                if served() {
+                    return Some(Ok(false));
+                }
+                if let Err(e) = check_alive(tp, image) {
+                    return Some(if served() { Ok(false) } else { Err(e) });
+                }
+                holder_failed(tp, image, slot, ticket).then_some(Ok(true))
+            })?;
+            if abandoned {
+                return take_over(tp, image, slot, ticket, team);
+            }
         }
     }
     tp.fetch_op(image, slot + OWNER, 4, AtomicOp::Swap, me);
     Ok(true)
+}
+
+/// Whether the lock at `(image, slot)` is held by a failed image and `ticket` is next in line.
+/// One load of the job's failed count while no image has failed.
+fn holder_failed(tp: &dyn Transport, image: usize, slot: usize, ticket: u32) -> bool {
+    if tp.fetch_op(0, JOB_FAILED, 4, AtomicOp::Load, 0) == 0 {
+        return false;
+    }
+    let serving = split(tp.fetch_op(image, slot, 8, AtomicOp::Load, 0)).1;
+    let owner = tp.fetch_op(image, slot + OWNER, 4, AtomicOp::Load, 0) as usize;
+    serving.wrapping_add(1) == ticket && owner != 0 && super::status::of(tp, owner - 1) == FAILED
+}
+
+/// Serves `ticket` in place of the failed holder, then releases the lock at once: it becomes
+/// unlocked and this LOCK reports [`LockStat::UnlockedFailedImage`].
+fn take_over(
+    tp: &dyn Transport,
+    image: usize,
+    slot: usize,
+    ticket: u32,
+    team: &Team,
+) -> CafResult<bool> {
+    // Owner first: once it no longer names the failed image, the waiter behind this one cannot
+    // mistake itself for the next in line when `serving` moves.
+    let me = tp.this_image() as u64 + 1;
+    tp.fetch_op(image, slot + OWNER, 4, AtomicOp::Swap, me);
+    let mut cur = tp.fetch_op(image, slot, 8, AtomicOp::Load, 0);
+    // Only the next in line gets here, and nobody else moves `serving` while the holder is
+    // failed; other images may still take tickets (the high half).
+    while split(cur).1.wrapping_add(1) == ticket {
+        match tp.compare_swap(image, slot, 8, cur, cur + 1) {
+            found if found == cur => break,
+            found => cur = found,
+        }
+    }
+    unlock(tp, image, slot, team)?;
+    Err(LockStat::UnlockedFailedImage.into_error(image + 1))
 }
 
 /// Releases the lock at `(image, slot)` and wakes the next waiter.

@@ -76,9 +76,16 @@ pub struct Target {
     pub shape: Vec<usize>,
 }
 
-/// Walks `refs` from the object at `start`. `Ok(None)` means an allocatable component on the
-/// way is not allocated.
-pub fn walk(start: usize, refs: &[Ref], mem: &dyn Chase) -> CafResult<Option<Target>> {
+/// Walks `refs` from the object at `start`. `own` holds the dimensions of the coarray itself
+/// when it is an allocatable array: its descriptor lies in the accessing image (bounds are the
+/// same on every image), so a leading [`Ref::Array`] subscripts `start` through them.
+/// `Ok(None)` means an allocatable component on the way is not allocated.
+pub fn walk(
+    start: usize,
+    own: Option<&[ArrayDim]>,
+    refs: &[Ref],
+    mem: &dyn Chase,
+) -> CafResult<Option<Target>> {
     let mut t = Target {
         addr: start,
         lists: Vec::new(),
@@ -115,12 +122,11 @@ pub fn walk(start: usize, refs: &[Ref], mem: &dyn Chase) -> CafResult<Option<Tar
                         ..
                     })
                 );
-                if !after_component {
-                    return Err(bad(
-                        "an array reference on an allocatable coarray of derived type",
-                    ));
-                }
-                let (base, dims) = mem.array(t.addr)?;
+                let (base, dims) = match own {
+                    _ if after_component => mem.array(t.addr)?,
+                    Some(dims) if k == 0 => (start, dims.to_vec()),
+                    _ => return Err(bad("an array reference on an array without descriptor")),
+                };
                 if base == 0 {
                     return Ok(None);
                 }

@@ -37,7 +37,7 @@ fn element_then_allocatable_section() {
         comp(0, true),
         Ref::Array(vec![Sub::Range(1, 7, 3), Sub::Single(2)]),
     ];
-    let t = walk(1900, &refs, &Fake).unwrap().unwrap();
+    let t = walk(1900, None, &refs, &Fake).unwrap().unwrap();
     assert_eq!(t.addr, 8000);
     assert_eq!(t.lists, vec![vec![4, 16, 28], vec![40]]);
     assert_eq!(t.shape, vec![3]);
@@ -45,11 +45,11 @@ fn element_then_allocatable_section() {
 
 #[test]
 fn scalar_pointer_and_unallocated() {
-    let t = walk(900, &[comp(100, true)], &Fake).unwrap().unwrap();
+    let t = walk(900, None, &[comp(100, true)], &Fake).unwrap().unwrap();
     assert_eq!((t.addr, t.lists.len()), (5000, 0));
-    assert_eq!(walk(0, &[comp(7, true)], &Fake), Ok(None));
+    assert_eq!(walk(0, None, &[comp(7, true)], &Fake), Ok(None));
     let refs = [comp(0, true), Ref::Array(vec![Sub::Full])];
-    assert_eq!(walk(3000, &refs, &Fake), Ok(None));
+    assert_eq!(walk(3000, None, &refs, &Fake), Ok(None));
 }
 
 #[test]
@@ -58,21 +58,21 @@ fn bounds_and_shape_errors() {
         comp(0, true),
         Ref::Array(vec![Sub::Vector(vec![3, 10]), Sub::Full]),
     ];
-    let e = walk(2000, &refs, &Fake).unwrap_err();
+    let e = walk(2000, None, &refs, &Fake).unwrap_err();
     assert!(
         e.to_string()
             .contains("subscript 10 is out of bounds (0:9)"),
         "{e}"
     );
     let refs = [comp(0, true), Ref::Array(vec![Sub::Full])];
-    assert!(walk(2000, &refs, &Fake).is_err());
+    assert!(walk(2000, None, &refs, &Fake).is_err());
     let refs = [Ref::Array(vec![Sub::Single(2)]), comp(0, true)];
-    assert!(walk(2000, &refs, &Fake).is_err());
+    assert!(walk(2000, None, &refs, &Fake).is_err());
     let refs = [
         Ref::StaticArray(vec![Sub::Range(0, 4, 2)], 8),
         comp(0, true),
     ];
-    assert!(walk(1000, &refs, &Fake).is_err());
+    assert!(walk(1000, None, &refs, &Fake).is_err());
 }
 
 #[test]
@@ -82,7 +82,29 @@ fn open_ranges_and_constant_offsets_after_the_section() {
         Ref::Array(vec![Sub::OpenEnd(8, 1), Sub::OpenStart(2, 1)]),
         comp(0, false),
     ];
-    let t = walk(2000, &refs, &Fake).unwrap().unwrap();
+    let t = walk(2000, None, &refs, &Fake).unwrap().unwrap();
     assert_eq!(t.lists, vec![vec![32, 36], vec![0, 40]]);
     assert_eq!(t.shape, vec![2, 2]);
+}
+
+#[test]
+fn leading_array_reference_uses_the_coarray_descriptor() {
+    // d(2)[j]%v(1:3) with d(0:4) of 96-byte elements at 1000, v's descriptor at byte 0 of d(2)
+    // (1000 + 2 * 96 = 1192 is not 2000, so chase from 1808: 1808 + 2 * 96 = 2000).
+    let own = [ArrayDim {
+        lbound: 0,
+        ubound: 4,
+        stride: 96,
+    }];
+    let refs = [
+        Ref::Array(vec![Sub::Single(2)]),
+        comp(0, true),
+        Ref::Array(vec![Sub::Range(1, 3, 1), Sub::Single(2)]),
+    ];
+    let t = walk(1808, Some(&own), &refs, &Fake).unwrap().unwrap();
+    assert_eq!((t.addr, t.shape.clone()), (8000, vec![3]));
+    assert_eq!(t.lists, vec![vec![4, 8, 12], vec![40]]);
+    let bad = [Ref::Array(vec![Sub::Single(5)])];
+    assert!(walk(1808, Some(&own), &bad, &Fake).is_err());
+    assert!(walk(1808, None, &refs, &Fake).is_err());
 }

@@ -25,6 +25,16 @@ pub fn check_alive(tp: &dyn Transport, image: usize) -> CafResult<()> {
     }
 }
 
+/// `Err` if `image` has failed, for coindexed accesses (Fortran 2018 9.6 note and 16.5: an
+/// access to a failed image gives STAT_FAILED_IMAGE). A stopped image's memory stays
+/// accessible. One load of the job's failed count while no image has failed.
+pub fn check_failed(tp: &dyn Transport, image: usize) -> CafResult<()> {
+    if tp.fetch_op(0, JOB_FAILED, 4, AtomicOp::Load, 0) == 0 || of(tp, image) != status::FAILED {
+        return Ok(());
+    }
+    Err(CafError::FailedImage { image: image + 1 })
+}
+
 /// Offset of [`crate::transport::control::JobBlock::stopped`] (image 0 holds the job block).
 pub const JOB_STOPPED: usize = crate::transport::control::JOB;
 /// Offset of [`crate::transport::control::JobBlock::failed`].

@@ -9,7 +9,9 @@ use crate::engine::{event::SLOT as EVENT_SLOT, lock::SLOT as LOCK_SLOT};
 /// gfortran's `caf_register_t`, decoded.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Register {
-    /// 0 and 1: a coarray of `size` bytes (collective).
+    /// 0: a static coarray of `size` bytes (collective).
+    Static,
+    /// 1: an allocatable coarray of `size` bytes (collective); its descriptor is recorded.
     Coarray,
     /// 2, 3 and 4: `size` locks (collective).
     Lock,
@@ -25,7 +27,8 @@ impl Register {
     /// Decodes gfortran's register type.
     pub fn from_code(t: i32) -> CafResult<Register> {
         Ok(match t {
-            0 | 1 => Register::Coarray,
+            0 => Register::Static,
+            1 => Register::Coarray,
             2..=4 => Register::Lock,
             5 | 6 => Register::Event,
             7 => Register::TokenOnly,
@@ -41,19 +44,20 @@ impl Register {
 
 impl Runtime {
     /// Registers coarray memory. `token` is the existing token for `MemoryOnly`, else ignored.
-    /// `slot` is the address of the descriptor's base address (0 if none), cleared if END TEAM
-    /// deallocates the coarray. Returns the token address and the local address of this
+    /// `desc` is the address of the coarray's descriptor, whose base address END TEAM clears
+    /// when it deallocates the coarray (0 if none). Returns the token address and the local address of this
     /// image's memory.
     ///
     /// # Safety
-    /// `token` is null or a token created by this runtime and not yet freed; `slot` is 0 or
-    /// stays writable while the coarray is allocated.
+    /// `token` is null or a token created by this runtime and not yet freed; `desc` is 0 or
+    /// stays valid while the coarray is allocated (for `Coarray`: it is the allocatable coarray
+    /// variable itself).
     pub unsafe fn register(
         &self,
         size: usize,
         how: Register,
         token: *mut Token,
-        slot: usize,
+        desc: usize,
     ) -> CafResult<(*mut Token, usize)> {
         // gfortran 12 registers with COARRAY_ALLOC (collective!) when intrinsic assignment
         // allocates an unallocated allocatable component (`x%b = [...]`) on one image; the slot
@@ -64,7 +68,7 @@ impl Runtime {
             return unsafe { self.allocate_component(size, token) };
         }
         let (bytes, kind) = match how {
-            Register::Coarray => (size, RegKind::Coarray),
+            Register::Static | Register::Coarray => (size, RegKind::Coarray),
             Register::Lock => (size.saturating_mul(LOCK_SLOT), RegKind::Lock),
             Register::Event => (size.saturating_mul(EVENT_SLOT), RegKind::Event),
             Register::TokenOnly => {
@@ -84,9 +88,10 @@ impl Runtime {
             size: bytes,
             kind,
             heap: HeapKind::Symmetric,
+            desc: if how == Register::Coarray { desc } else { 0 },
         }));
         self.registry.insert(off, bytes, t as usize);
-        self.team.track(t as usize, slot);
+        self.team.track(t as usize, desc);
         Ok((t, addr))
     }
 
@@ -120,6 +125,7 @@ impl Runtime {
             size: 0,
             kind: RegKind::Component,
             heap: HeapKind::None,
+            desc: 0,
         }));
         self.registry.add_component(t as usize);
         t

@@ -39,6 +39,10 @@ pub struct Token {
     pub kind: RegKind,
     /// Where the memory lives.
     pub heap: HeapKind,
+    /// Address of an allocatable coarray's descriptor (register type 1) in this image, else 0.
+    /// gfortran's reference chains subscript such a coarray through it; its bounds and strides
+    /// are the same on every image (allocation is collective with equal bounds, 9.7.1.2).
+    pub desc: usize,
 }
 
 /// Offset -> (token address, size) for every live symmetric registration, and the live

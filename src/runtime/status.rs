@@ -9,6 +9,14 @@ use crate::transport::control::status::{ERROR_STOPPED, FAILED, STOPPED};
 use crate::transport::AtomicOp;
 
 impl Runtime {
+    /// The initial-team index of current-team image `image` for a coindexed access: `Err` if
+    /// it is out of range or has failed.
+    pub fn target(&self, image: i64) -> CafResult<usize> {
+        let j = self.team.resolve(image)?;
+        status::check_failed(self.tp, j)?;
+        Ok(j)
+    }
+
     /// IMAGE_STATUS(image): 0 while executing, STAT_STOPPED_IMAGE once it initiated
     /// termination, STAT_FAILED_IMAGE once it failed.
     pub fn image_status(&self, image: i64) -> CafResult<i32> {
