@@ -308,3 +308,19 @@ fn example_plan(name: &str) -> (&'static [&'static str], &'static [&'static str]
         _ => (&["2", "4"], &[]),
     }
 }
+
+#[test]
+fn stats_lines_come_in_image_order() {
+    fortran_ready();
+    let dir = Scratch::new("stats");
+    let hello = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples_caf/hello.f90");
+    let mut cmd = ferrocaf(&["run", "-n", "4", hello.to_str().unwrap()]);
+    let out = run(cmd.env("FERROCAF_STATS", "1").env("XDG_CACHE_HOME", &dir.0));
+    expect_code(&out, 0);
+    let images: Vec<String> = text(&out.stderr)
+        .lines()
+        .filter_map(|l| l.strip_prefix("ferrocaf stats: image "))
+        .map(|l| l.split(':').next().unwrap().to_string())
+        .collect();
+    assert_eq!(images, ["1", "2", "3", "4"], "{}", text(&out.stderr));
+}

@@ -160,6 +160,7 @@ pub unsafe extern "C" fn ferrocaf_notify_put(
         let Place::Remote { offset, .. } = dst.place else {
             unreachable!()
         };
+        rt.stats.access(false, (hi - lo) as u64);
         if is_packed(&dst) && is_packed(&ss) {
             // SAFETY: a packed source section of shi - slo readable bytes starting at slo.
             let data = unsafe { std::slice::from_raw_parts(slo as *const u8, shi - slo) };
@@ -204,6 +205,7 @@ pub unsafe extern "C" fn ferrocaf_notify_get(
             ));
         }
         transfer(&*rt.tp, &ds, &src, false)?;
+        rt.stats.access(true, (hi - lo) as u64);
         let Place::Remote { offset, .. } = src.place else {
             unreachable!()
         };

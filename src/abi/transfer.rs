@@ -63,6 +63,11 @@ unsafe fn remote(
     })
 }
 
+/// Bytes of a side (for statistics).
+fn bytes(s: &Side) -> u64 {
+    (s.layout.count() * s.ty.size) as u64
+}
+
 /// The local side of an access, laid out like `d`.
 ///
 /// # Safety
@@ -101,6 +106,7 @@ pub unsafe extern "C" fn _gfortran_caf_get(
         // SAFETY: forwarded from the caller.
         let d = unsafe { local(dst, dst_kind) };
         transfer(&*rt.tp, &d, &s, may_require_tmp)?;
+        rt.stats.access(true, bytes(&s));
         rt.after_access(&s, true)
     });
     // SAFETY: forwarded from the caller.
@@ -132,6 +138,7 @@ pub unsafe extern "C" fn _gfortran_caf_send(
         // SAFETY: forwarded from the caller.
         let s = unsafe { local(src, src_kind) };
         transfer(&*rt.tp, &d, &s, may_require_tmp)?;
+        rt.stats.access(false, bytes(&d));
         rt.after_access(&d, false)
     });
     // SAFETY: forwarded from the caller.
@@ -170,6 +177,8 @@ pub unsafe extern "C" fn _gfortran_caf_sendget(
                 rt, src_token, src_offset, src_image, src, src_vector, src_kind,
             )?;
             transfer(&*rt.tp, &d, &s, may_require_tmp)?;
+            rt.stats.access(true, bytes(&s));
+            rt.stats.access(false, bytes(&d));
             rt.after_access(&s, true)?;
             rt.after_access(&d, false)
         })

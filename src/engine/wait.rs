@@ -1,11 +1,12 @@
 //! Blocking waits that never burn a shared core: spin briefly, then sleep on this image's
 //! doorbell (a futex in its control block) until a poster rings it.
 
-use crate::transport::doorbell::{Bell, OsFutex};
+use super::stats::Stats;
 use crate::error::CafResult;
 use crate::transport::control::{Header, JobBlock};
+use crate::transport::doorbell::{Bell, OsFutex};
 use std::sync::atomic::Ordering;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// Upper bound on one sleep; waits re-check their condition (and job abort) at least this often.
 const NAP: Duration = Duration::from_millis(100);
@@ -15,12 +16,25 @@ pub struct Waiter {
     header: &'static Header,
     job: &'static JobBlock,
     spin: u32,
+    /// This image's statistics (wait times are added to them).
+    pub stats: &'static Stats,
 }
 
 impl Waiter {
-    /// A waiter sleeping on `header`'s doorbell, watching `job` for error termination.
-    pub fn new(header: &'static Header, job: &'static JobBlock, spin: u32) -> Waiter {
-        Waiter { header, job, spin }
+    /// A waiter sleeping on `header`'s doorbell, watching `job` for error termination, timing
+    /// its waits into `stats` when they are on.
+    pub fn new(
+        header: &'static Header,
+        job: &'static JobBlock,
+        spin: u32,
+        stats: &'static Stats,
+    ) -> Waiter {
+        Waiter {
+            header,
+            job,
+            spin,
+            stats,
+        }
     }
 
     /// Exit code of a job-wide error termination in progress, if any.
@@ -30,15 +44,30 @@ impl Waiter {
 
     /// Calls `poll` until it yields a result. Between polls, spins up to the configured count,
     /// then sleeps until the doorbell rings. If another image starts error termination while
-    /// this one waits, this image ends with that exit code.
-    pub fn block<T>(&self, mut poll: impl FnMut() -> Option<CafResult<T>>) -> CafResult<T> {
+    /// this one waits, this image ends with that exit code. With statistics on, the time is
+    /// added to the current wait kind ([`Stats::during`]).
+    pub fn block<T>(&self, poll: impl FnMut() -> Option<CafResult<T>>) -> CafResult<T> {
+        if !self.stats.on() {
+            return self.wait(poll);
+        }
+        let t0 = Instant::now();
+        let r = self.wait(poll);
+        self.stats.waited(t0.elapsed());
+        r
+    }
+
+    /// [`Waiter::block`] without statistics.
+    fn wait<T>(&self, mut poll: impl FnMut() -> Option<CafResult<T>>) -> CafResult<T> {
         for _ in 0..self.spin {
             if let Some(r) = poll() {
                 return r;
             }
             std::hint::spin_loop();
         }
-        let bell = Bell { seq: &self.header.bell, sleepers: &self.header.sleepers };
+        let bell = Bell {
+            seq: &self.header.bell,
+            sleepers: &self.header.sleepers,
+        };
         loop {
             if let Some(r) = poll() {
                 return r;

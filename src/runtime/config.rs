@@ -20,6 +20,7 @@ pub const VARIABLES: &[(&str, &str)] = &[
     ("FERROCAF_HEAP_SIZE", "bytes of symmetric coarray heap per image, with optional K/M/G/T suffix (default 1G)"),
     ("FERROCAF_SPIN", "spin iterations before a wait sleeps; 0 = sleep at once (default: 2000, 0 when oversubscribed)"),
     ("FERROCAF_EVENTS", "how EVENT POST/WAIT work: atomic (counter), p2p (eager messages) or notified (matching engine); default atomic"),
+    ("FERROCAF_STATS", "1: each image prints its statistics (puts, gets, bytes, notifications, events, wait times) at the end; default 0"),
     ("FERROCAF_JOB", "set by the launcher for each image; never set it by hand"),
     ("FERROCAF_IMAGE", "set by the launcher: this image's number"),
 ];
@@ -105,6 +106,16 @@ pub fn events() -> Result<crate::engine::event::Strategy, ConfigError> {
     Ok(read("FERROCAF_EVENTS", parse)?.unwrap_or(crate::engine::event::Strategy::Atomic))
 }
 
+/// Whether per-image statistics are collected and printed (FERROCAF_STATS).
+pub fn stats() -> Result<bool, ConfigError> {
+    let parse = |v: &str, t: &str| match t.trim() {
+        "1" | "on" | "yes" | "true" => Ok(true),
+        "0" | "off" | "no" | "false" | "" => Ok(false),
+        _ => Err(ConfigError(format!("{v}={t:?} is not 0 or 1"))),
+    };
+    Ok(read("FERROCAF_STATS", parse)?.unwrap_or(false))
+}
+
 /// Spin iterations before sleeping, given the image count.
 pub fn spin(n_images: usize) -> Result<u32, ConfigError> {
     let parse = |v: &str, t: &str| {
@@ -122,6 +133,7 @@ pub fn validate(n_images: usize) -> Result<(), ConfigError> {
     heap_size()?;
     spin(n_images)?;
     events()?;
+    stats()?;
     Ok(())
 }
 

@@ -29,6 +29,7 @@ impl Runtime {
                 self.job.stopped.load(Ordering::SeqCst) + self.job.failed.load(Ordering::SeqCst);
             (done >= n).then_some(Ok(()))
         });
+        self.print_stats();
     }
 
     /// STOP: prints `STOP <code>` (unless quiet or bare), terminates normally, exits with `code`.

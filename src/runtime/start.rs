@@ -3,6 +3,8 @@
 use super::{config, Runtime};
 use crate::engine::alloc::Heap;
 use crate::engine::barrier::Barrier;
+use crate::engine::notify::Notifier;
+use crate::engine::stats::Stats;
 use crate::engine::sync_images::SyncImages;
 use crate::engine::team::Team;
 use crate::engine::wait::Waiter;
@@ -108,6 +110,9 @@ fn join(job: Job, me: usize) -> Runtime {
     };
     let ctrl = Layout { n: g.n }.size();
     let spin = config::spin(g.n).unwrap_or_else(|e| fail(e));
+    let stats: &'static Stats = Box::leak(Box::new(Stats::new(
+        config::stats().unwrap_or_else(|e| fail(e)),
+    )));
     header.magic.store(MAGIC, Ordering::SeqCst);
     install_panic_hook(me);
     Runtime {
@@ -115,10 +120,10 @@ fn join(job: Job, me: usize) -> Runtime {
         me,
         n: g.n,
         team: super::teams::Teams::new(Team::initial(g.n, me)),
-        waiter: Waiter::new(header, jobblk, spin),
+        waiter: Waiter::new(header, jobblk, spin, stats),
         barrier: Barrier::default(),
         collectives: Default::default(),
-        notifier: Default::default(),
+        notifier: Notifier::new(stats),
         attachments: Default::default(),
         event_strategy: config::events().unwrap_or_else(|e| fail(e)),
         sync_images: SyncImages::new(g.n),
@@ -133,6 +138,7 @@ fn join(job: Job, me: usize) -> Runtime {
         job: jobblk,
         seg_base,
         seg_size,
+        stats,
     }
 }
 
