@@ -48,7 +48,7 @@ pub enum WaitKind {
     Notify = 5,
 }
 
-/// Number of [`WaitKind`]s, and their names in the report, in discriminant order.
+/// The names of the [`WaitKind`]s in the report, in discriminant order (one per kind).
 const KINDS: [&str; 6] = ["other", "sync", "collective", "event", "lock", "notify"];
 
 /// The statistics of one image.
