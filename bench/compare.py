@@ -536,17 +536,20 @@ def main():
     exes, oc_note = build_benchmarks(benches, lib)
     raw_exes = build_raw({b.raw_prog for b in benches if b.raw_prog})
 
-    # The run plan: every (benchmark, images) for every runtime, repeated, runtimes alternating;
-    # the raw references first.
-    plan = []
+    # The run plan: every (benchmark, images) for every runtime, repeated, runtimes alternating.
+    # Raw references run alternately with every benchmark compared with them, so that both see
+    # the same load on a shared machine; a reference's median is over all of its runs.
+    plan, raw_runs = [], {}
     for prog, exe in raw_exes.items():
         results = sorted({b.raw_for(r) for b in benches if b.raw_prog == prog
                           for r in b.results} - {""})
         for n in (n for n in RAW_PROGRAMS[prog][1] if n in wanted_images):
-            plan += [(f"raw_{prog}", RAW, n, exe, [(r, n) for r in results], None)] * repeat
+            raw_runs[(prog, n)] = (f"raw_{prog}", RAW, n, exe, [(r, n) for r in results], None)
     for b in benches:
         for n in (n for n in b.images if n in wanted_images):
+            raw = raw_runs.get((b.raw_prog, n)) if n in b.raw_images else None
             for _ in range(repeat):
+                plan += [raw] if raw else []
                 for rt in (FERRO, OPENCAF):
                     if (b.stem, rt) in exes and (rt == FERRO or not b.ferrocaf_only()):
                         plan.append((b.name, rt, n, exes[(b.stem, rt)],
