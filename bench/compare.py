@@ -19,7 +19,10 @@ Every program prints "RESULT <name> <images> <value> <unit>"; units "us" are low
 (OpenCoarrays time / ferrocaf time, or ferrocaf bandwidth / OpenCoarrays bandwidth).
 
 Adding a benchmark: write bench/micro/<name>.f90 (see bench_util.f90) and add one Bench(...)
-line to BENCHMARKS below (its images must suit it; a raw reference is optional).
+line to BENCHMARKS below (its images must suit it; a raw reference is optional). Application
+benchmarks are the examples_caf/*.f90 programs (kind="app"): built on their own, given their
+iteration count instead of the time factor, timed by themselves. A program that uses ferrocaf's
+extension module (ext=True) is built for ferrocaf only; OpenCoarrays is skipped with a note.
 
 Python 3 standard library only.
 """
@@ -41,20 +44,51 @@ BENCH_DIR = Path(__file__).resolve().parent
 ROOT = BENCH_DIR.parent
 BUILD = BENCH_DIR / "build"
 UTIL = BENCH_DIR / "micro" / "bench_util.f90"
+EXT_MODULE = ROOT / "caf_abi" / "ferrocaf_ext.f90"
 
 
 @dataclass(frozen=True)
 class Bench:
-    """One micro-benchmark: its source stem, the RESULT name it prints, image counts, and the
-    raw reference result it is compared with (printed by raw program `raw_prog` of RAW_PROGRAMS
-    at the image counts `raw_images`), if any."""
+    """One benchmark run: its name (the source stem unless `prog` names another), the RESULT
+    name(s) it prints, image counts, and the raw reference result it is compared with (printed
+    by raw program `raw_prog` of RAW_PROGRAMS at the image counts `raw_images`), if any: `raw`
+    for every result, or `raws` as (result, raw result) pairs.
+    kind "app": an examples_caf/ program, run with `args` only (its iteration count);
+    kind "micro": a bench/micro/ program, run with the time factor, then `args`.
+    ext: uses ferrocaf_ext (ferrocaf only). env: extra environment of the ferrocaf runs, which
+    makes the benchmark a ferrocaf-only variant; its results are labelled with the variables."""
 
     name: str
-    result: str
+    result: object  # str or tuple of str
     images: tuple = (2, 4, 8)
     raw: str = ""
     raw_prog: str = ""
     raw_images: tuple = (2,)
+    raws: tuple = ()
+    kind: str = "micro"
+    prog: str = ""
+    args: tuple = ()
+    ext: bool = False
+    env: tuple = ()
+
+    @property
+    def stem(self):
+        return self.prog or self.name
+
+    @property
+    def results(self):
+        """The RESULT names this run prints (as printed)."""
+        return (self.result,) if isinstance(self.result, str) else tuple(self.result)
+
+    def label(self, result):
+        """The name of a result in the report (the variant's environment appended)."""
+        return result + "".join(f" [{k}={v}]" for k, v in self.env)
+
+    def raw_for(self, result):
+        return dict(self.raws).get(result, self.raw)
+
+    def ferrocaf_only(self):
+        return self.ext or bool(self.env)
 
 
 # Raw references in bench/raw/: C source, run as `prog N factor` at these process counts.
@@ -62,6 +96,9 @@ RAW_PROGRAMS = {
     "pingpong": ("pingpong.c", (2,)),
     "barrier": ("barrier.c", (2, 4, 8)),
 }
+
+# Payload sizes of the ping-pong sweeps (the suffixes of their result names).
+SWEEP = ("8B", "64B", "512B", "4KiB", "32KiB", "256KiB", "1MiB")
 
 BENCHMARKS = [
     Bench("put_latency", "put_latency_syncimages", raw="raw_pingpong_8B", raw_prog="pingpong"),
@@ -72,7 +109,30 @@ BENCHMARKS = [
           raw_images=(4, 8)),
     Bench("strided_put", "strided_put_100k"),
     Bench("alloc_dealloc", "alloc_dealloc_1000"),
+    Bench("event_pingpong", tuple(f"event_pingpong_{s}" for s in SWEEP), images=(2,),
+          raws=(("event_pingpong_8B", "raw_pingpong_8B"),
+                ("event_pingpong_256KiB", "raw_pingpong_256KiB")), raw_prog="pingpong"),
+    Bench("attach_pingpong", tuple(f"attach_pingpong_{s}" for s in SWEEP), images=(2,), ext=True,
+          raws=(("attach_pingpong_8B", "raw_pingpong_8B"),
+                ("attach_pingpong_256KiB", "raw_pingpong_256KiB")), raw_prog="pingpong"),
+    *[Bench(f"event_pingpong_{e}", "event_pingpong_8B", images=(2,), prog="event_pingpong",
+            args=("8",), env=(("FERROCAF_EVENTS", e),), raw="raw_pingpong_8B",
+            raw_prog="pingpong") for e in ("atomic", "p2p", "notified")],
+    Bench("atomic_add", "atomic_add_all_to_one"),
+    Bench("co_sum", "co_sum_8B"),
+    Bench("lock_unlock", "lock_unlock_contended"),
+    # Applications: examples_caf/, default sizes, these iteration counts.
+    Bench("p2p_sync_images", "p2p_sync_images", kind="app", args=("10",)),
+    Bench("p2p_events", "p2p_events", kind="app", args=("10",)),
+    Bench("p2p_attach", "p2p_attach", kind="app", args=("10",), ext=True),
+    Bench("stencil_events", "stencil_events", kind="app", args=("30",)),
+    Bench("stencil_attach", "stencil_attach", kind="app", args=("30",), ext=True),
+    Bench("transpose", "transpose", kind="app", args=("5",)),
+    Bench("hydro", "hydro", kind="app", args=("50",)),
 ]
+
+# Rows listed again under "The goals as ratios" (those with a raw reference).
+GOAL_PREFIXES = ("event_pingpong", "attach_pingpong")
 
 RESULT_RE = re.compile(r"^RESULT\s+(\S+)\s+(\d+)\s+(\S+)\s+(\S+)\s*$", re.M)
 FERRO, OPENCAF, RAW = "ferrocaf", "OpenCoarrays", "raw"
@@ -136,41 +196,51 @@ def compile_fortran(cmd, what):
     return rc == 0
 
 
+def sources(b):
+    """The Fortran sources of benchmark b's program."""
+    if b.kind == "app":
+        return [str(ROOT / "examples_caf" / f"{b.stem}.f90")]
+    return [str(UTIL), str(BENCH_DIR / "micro" / f"{b.stem}.f90")]
+
+
 def build_benchmarks(benches, lib):
-    """Returns {(bench name, runtime): executable} and a note on how OpenCoarrays was built."""
+    """Returns {(program stem, runtime): executable} and a note on how OpenCoarrays was built."""
     exes = {}
     fdir, odir = BUILD / FERRO, BUILD / "opencoarrays"
     for d in (fdir, odir):
         d.mkdir(parents=True, exist_ok=True)
+    # The extension module (interfaces only) for programs that `use ferrocaf_ext`.
+    compile_fortran(["gfortran", "-fcoarray=lib", "-J", str(fdir), "-c", str(EXT_MODULE), "-o",
+                     str(fdir / "ferrocaf_ext.o")], "ferrocaf_ext module")
     oc_mode = "caf" if shutil.which("caf") else None
     oc_note = "" if oc_mode else "`caf` not found: OpenCoarrays skipped."
-    for b in benches:
-        src = [str(UTIL), str(BENCH_DIR / "micro" / f"{b.name}.f90")]
-        exe = fdir / b.name
+    for b in {b.stem: b for b in benches}.values():  # each program once
+        src = sources(b)
+        exe = fdir / b.stem
         cmd = ["gfortran", "-O2", "-fcoarray=lib", "-J", str(fdir), *src, f"-L{lib}",
                "-lferrocaf", f"-Wl,-rpath,{lib}", "-o", str(exe)]
-        print(f"compiling {b.name} for ferrocaf...", flush=True)
-        if compile_fortran(cmd, f"{b.name} ferrocaf"):
-            exes[(b.name, FERRO)] = exe
-        if not oc_mode:
+        print(f"compiling {b.stem} for ferrocaf...", flush=True)
+        if compile_fortran(cmd, f"{b.stem} ferrocaf"):
+            exes[(b.stem, FERRO)] = exe
+        if not oc_mode or b.ext:
             continue
-        exe = odir / b.name
-        print(f"compiling {b.name} for OpenCoarrays...", flush=True)
+        exe = odir / b.stem
+        print(f"compiling {b.stem} for OpenCoarrays...", flush=True)
         caf_cmd = ["caf", "-O2", "-J", str(odir), *src, "-o", str(exe)]
         direct = ["gfortran", "-O2", "-fcoarray=lib", "-J", str(odir), *src, "-lcaf_openmpi",
                   "-o", str(exe)]
         if oc_mode == "caf" and sh(caf_cmd)[0] != 0:
-            if compile_fortran(direct, f"{b.name} OpenCoarrays"):
+            if compile_fortran(direct, f"{b.stem} OpenCoarrays"):
                 oc_mode = "direct"
                 oc_note = ("`caf -O2` failed to link on this machine (the Open MPI development "
                            "libraries it names are not installed), so the OpenCoarrays programs "
                            "were built with `gfortran -O2 -fcoarray=lib ... -lcaf_openmpi` "
                            "(the installed shared OpenCoarrays library, which loads Open MPI).")
-                exes[(b.name, OPENCAF)] = exe
+                exes[(b.stem, OPENCAF)] = exe
             continue
-        if oc_mode == "direct" and not compile_fortran(direct, f"{b.name} OpenCoarrays"):
+        if oc_mode == "direct" and not compile_fortran(direct, f"{b.stem} OpenCoarrays"):
             continue
-        exes[(b.name, OPENCAF)] = exe
+        exes[(b.stem, OPENCAF)] = exe
     if oc_mode == "caf" and not oc_note:
         oc_note = "OpenCoarrays programs built with `caf -O2`."
     return exes, oc_note
@@ -198,12 +268,15 @@ def build_raw(names):
 # ---------------------------------------------------------------- running
 
 
-def launch_cmd(runtime, exe, images, factor):
-    """Command and environment for one run."""
+def launch_cmd(runtime, exe, images, factor, bench=None):
+    """Command and environment for one run (bench None: a raw reference)."""
     env = dict(os.environ)
     arg = [str(factor)]
+    if bench is not None:
+        arg = [*([] if bench.kind == "app" else arg), *bench.args]
     if runtime == FERRO:
         env["FERROCAF_NUM_IMAGES"] = str(images)
+        env.update(dict(bench.env if bench else ()))
         return [str(exe), *arg], env
     if runtime == OPENCAF:
         # cafrun has no oversubscribe option; Open MPI reads it from the environment.
@@ -349,7 +422,18 @@ def write_markdown(path, args, facts, oc_note, rows, raw_text, started, loads, f
                   "cache; raw_barrier_futex / raw_barrier_yield a central counter barrier whose "
                   "waiters sleep on a futex / poll with sched_yield. sync_all is compared with "
                   "raw_barrier_yield only at 4 and 8 processes (more than the cores), where it "
-                  "is the faster reference."]
+                  "is the faster reference. raw_pingpong_256KiB (two memcpys per message) is "
+                  "the reference of the 256 KiB event ping-pongs (one put per message)."]
+    goals = [r for r in rows if r["name"].startswith(GOAL_PREFIXES) and r["raw"] != "—"]
+    if goals:
+        lines += ["", "## The goals as ratios", "",
+                  "Event ping-pong (half a round trip) against the raw shared-memory ping-pong of "
+                  "the same payload (8 B: flag + payload; 256 KiB: memcpy in and out) and "
+                  "against OpenCoarrays, at 2 images:", ""]
+        for r in goals:
+            sp = f"{r['speedup']:.2f}x" if r["speedup"] is not None else r["oc"]
+            lines.append(f"- {r['name']}: {r['ferro'].split(' [')[0]}; vs raw: "
+                         f"{r['raw']}; vs OpenCoarrays: {sp}")
     lines += ["", "![speedup chart](performance.svg)", ""]
     path.write_text("\n".join(lines))
 
@@ -402,6 +486,24 @@ def write_svg(path, rows):
     path.write_text("\n".join(out) + "\n")
 
 
+def table_row(m, b, result, n):
+    """One row of the report: result `result` of benchmark b at n images."""
+    name = b.label(result)
+    fv, ft = m.cell(name, n, FERRO)
+    ov, ot = m.cell(name, n, OPENCAF)
+    unit = m.units.get(name, "us")
+    raw, raw_name = "—", b.raw_for(result)
+    if raw_name and n in b.raw_images:
+        rv, rt_ = m.cell(raw_name, n, RAW)
+        if rv and fv:
+            rel = rv / fv if higher_is_better(unit) else fv / rv
+            raw = f"{raw_name} {rt_.split(' [')[0]}; ferrocaf {rel:.1f}x"
+        else:
+            raw = rt_
+    return {"name": name, "images": n, "ferro": ft, "oc": ot,
+            "speedup": speedup(unit, fv, ov), "raw": raw}
+
+
 # ---------------------------------------------------------------- main
 
 
@@ -434,52 +536,56 @@ def main():
     exes, oc_note = build_benchmarks(benches, lib)
     raw_exes = build_raw({b.raw_prog for b in benches if b.raw_prog})
 
-    # The run plan: every (benchmark, images) for every runtime, repeated, runtimes alternating;
-    # the raw references first.
-    plan = []
+    # The run plan: every (benchmark, images) for every runtime, repeated, runtimes alternating.
+    # Raw references run alternately with every benchmark compared with them, so that both see
+    # the same load on a shared machine; a reference's median is over all of its runs.
+    plan, raw_runs = [], {}
     for prog, exe in raw_exes.items():
-        results = sorted({b.raw for b in benches if b.raw_prog == prog})
+        results = sorted({b.raw_for(r) for b in benches if b.raw_prog == prog
+                          for r in b.results} - {""})
         for n in (n for n in RAW_PROGRAMS[prog][1] if n in wanted_images):
-            plan += [(f"raw_{prog}", RAW, n, exe, [(r, n) for r in results])] * repeat
+            raw_runs[(prog, n)] = (f"raw_{prog}", RAW, n, exe, [(r, n) for r in results], None)
     for b in benches:
         for n in (n for n in b.images if n in wanted_images):
+            raw = raw_runs.get((b.raw_prog, n)) if n in b.raw_images else None
             for _ in range(repeat):
+                plan += [raw] if raw else []
                 for rt in (FERRO, OPENCAF):
-                    if (b.name, rt) in exes:
-                        plan.append((b.name, rt, n, exes[(b.name, rt)], [(b.result, n)]))
+                    if (b.stem, rt) in exes and (rt == FERRO or not b.ferrocaf_only()):
+                        plan.append((b.name, rt, n, exes[(b.stem, rt)],
+                                     [(r, n) for r in b.results], b))
     m = Measurements()
-    for i, (name, rt, n, exe, expect) in enumerate(plan, 1):
+    for i, (name, rt, n, exe, expect, b) in enumerate(plan, 1):
         print(f"[{i}/{len(plan)}] {name} {rt} {n} images...", flush=True)
-        cmd, env = launch_cmd(rt, exe, n, factor)
+        cmd, env = launch_cmd(rt, exe, n, factor, b)
         results, error = run_once(cmd, env, args.timeout)
         if error:
             print(f"    {error}", flush=True)
+        if b is not None:  # results under their report names
+            results = {(b.label(r), k): v for (r, k), v in results.items()}
+            expect = [(b.label(r), k) for r, k in expect]
         m.add(rt, results, error, expect)
     loads.append(" ".join(f"{x:.2f}" for x in os.getloadavg()))
 
-    # Build failures are shown too.
+    # Build failures are shown too; ferrocaf-only benchmarks say why OpenCoarrays is missing.
     for b in benches:
         for rt in (FERRO, OPENCAF):
-            if (b.name, rt) not in exes and (rt == FERRO or "skipped" not in oc_note):
+            if rt == OPENCAF and b.ferrocaf_only():
+                why = ("skipped: uses ferrocaf_ext" if b.ext
+                       else "n/a: ferrocaf setting")
                 for n in b.images:
-                    m.errors.setdefault((b.result, n, rt), []).append("FAIL build")
+                    for r in b.results:
+                        m.errors.setdefault((b.label(r), n, rt), []).append(why)
+            elif (b.stem, rt) not in exes and (rt == FERRO or "skipped" not in oc_note):
+                for n in b.images:
+                    for r in b.results:
+                        m.errors.setdefault((b.label(r), n, rt), []).append("FAIL build")
 
     rows = []
     for b in benches:
-        for n in (n for n in b.images if n in wanted_images):
-            fv, ft = m.cell(b.result, n, FERRO)
-            ov, ot = m.cell(b.result, n, OPENCAF)
-            unit = m.units.get(b.result, "us")
-            raw = "—"
-            if b.raw and n in b.raw_images:
-                rv, rt_ = m.cell(b.raw, n, RAW)
-                if rv and fv:
-                    rel = rv / fv if higher_is_better(unit) else fv / rv
-                    raw = f"{rt_.split(' [')[0]}; ferrocaf {rel:.1f}x"
-                else:
-                    raw = rt_
-            rows.append({"name": b.result, "images": n, "ferro": ft, "oc": ot,
-                         "speedup": speedup(unit, fv, ov), "raw": raw})
+        for r in b.results:
+            for n in (n for n in b.images if n in wanted_images):
+                rows.append(table_row(m, b, r, n))
     raw_keys = sorted({(k[0], k[1]) for k in list(m.values) + list(m.errors) if k[2] == RAW})
     raw_text = "\n".join(f"- {name} at {n}: {m.cell(name, n, RAW)[1]}" for name, n in raw_keys)
 

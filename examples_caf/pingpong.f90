@@ -1,5 +1,6 @@
 ! pingpong.f90 - two images bounce a value back and forth with coindexed writes and
-! SYNC IMAGES, check it on every bounce, and report the average round-trip time.
+! SYNC IMAGES, check it on every bounce, and report the average round-trip time (also as
+! "RESULT pingpong 2 <us per round trip> us", the line bench/compare.py reads).
 !
 !   ferrocaf run -n 2 examples_caf/pingpong.f90 [ROUNDS]      (default 10000 rounds)
 program pingpong
@@ -45,6 +46,8 @@ program pingpong
       ' round trips between images 1 and 2, value checked each time; ', &
       1.0e6_real64 * real(t1 - t0, real64) / real(rate, real64) / rounds, &
       ' microseconds per round trip'
+    write (*, '(a, es14.6, a)') 'RESULT pingpong 2 ', &
+      1.0e6_real64 * real(t1 - t0, real64) / real(rate, real64) / rounds, ' us'
   end if
 
 contains

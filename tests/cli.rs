@@ -17,6 +17,7 @@ fn ferrocaf(args: &[&str]) -> Command {
         "FERROCAF_HEAP_SIZE",
         "FERROCAF_SPIN",
         "FERROCAF_EVENTS",
+        "FERROCAF_STATS",
         "FERROCAF_JOB",
         "FERROCAF_IMAGE",
     ] {
@@ -174,15 +175,54 @@ fn examples_verify_their_results() {
     fortran_ready();
     let dir = Scratch::new("examples");
     let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples_caf");
-    for (n, name, args) in [("4", "hello.f90", &[][..]), ("2", "pingpong.f90", &["500"])] {
-        let src = examples.join(name);
-        let mut cmd = ferrocaf(&["run", "-n", n, src.to_str().unwrap()]);
-        let out = run(cmd.args(args).env("XDG_CACHE_HOME", &dir.0));
-        expect_code(&out, 0);
-        assert!(
-            text(&out.stdout).contains("Success"),
-            "{name}: {}",
-            text(&out.stdout)
-        );
+    let mut sources: Vec<std::path::PathBuf> = std::fs::read_dir(&examples)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "f90"))
+        .collect();
+    sources.sort();
+    assert!(sources.len() >= 9, "examples missing: {sources:?}");
+    for src in &sources {
+        let name = src.file_name().unwrap().to_str().unwrap();
+        let (images, args) = example_plan(name);
+        for n in images {
+            let mut cmd = ferrocaf(&["run", "-n", n, src.to_str().unwrap()]);
+            let out = run(cmd.args(args).env("XDG_CACHE_HOME", &dir.0));
+            expect_code(&out, 0);
+            assert!(
+                text(&out.stdout).contains("Success"),
+                "{name} on {n} images: {}",
+                text(&out.stdout)
+            );
+        }
     }
+}
+
+/// Image counts and (small) iteration-count argument for one example; 2 and 4 images with the
+/// example's defaults unless it needs otherwise.
+fn example_plan(name: &str) -> (&'static [&'static str], &'static [&'static str]) {
+    match name {
+        "pingpong.f90" => (&["2"], &["500"]),
+        "p2p_sync_images.f90" | "p2p_events.f90" | "p2p_attach.f90" | "transpose.f90" => {
+            (&["2", "4"], &["3"])
+        }
+        "stencil_events.f90" | "stencil_attach.f90" | "hydro.f90" => (&["2", "4"], &["10"]),
+        _ => (&["2", "4"], &[]),
+    }
+}
+
+#[test]
+fn stats_lines_come_in_image_order() {
+    fortran_ready();
+    let dir = Scratch::new("stats");
+    let hello = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples_caf/hello.f90");
+    let mut cmd = ferrocaf(&["run", "-n", "4", hello.to_str().unwrap()]);
+    let out = run(cmd.env("FERROCAF_STATS", "1").env("XDG_CACHE_HOME", &dir.0));
+    expect_code(&out, 0);
+    let images: Vec<String> = text(&out.stderr)
+        .lines()
+        .filter_map(|l| l.strip_prefix("ferrocaf stats: image "))
+        .map(|l| l.split(':').next().unwrap().to_string())
+        .collect();
+    assert_eq!(images, ["1", "2", "3", "4"], "{}", text(&out.stderr));
 }

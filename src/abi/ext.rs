@@ -189,6 +189,7 @@ pub unsafe extern "C" fn ferrocaf_notify_put(
     let ((lo, hi, xs), (slo, shi, ss)) = unsafe { (section(x), section(src)) };
     let r = user_tag(tag).and_then(|tag| {
         let (img, dst, offset) = matched_remote(rt, image, lo, hi, &xs, &ss, "notify_put")?;
+        rt.stats.access(false, (hi - lo) as u64);
         if is_packed(&dst) && is_packed(&ss) {
             // SAFETY: a packed source section of shi - slo readable bytes starting at slo.
             let data = unsafe { std::slice::from_raw_parts(slo as *const u8, shi - slo) };
@@ -220,6 +221,7 @@ pub unsafe extern "C" fn ferrocaf_notify_get(
     let r = user_tag(tag).and_then(|tag| {
         let (img, src, offset) = matched_remote(rt, image, lo, hi, &xs, &ds, "notify_get")?;
         transfer(rt.tp, &ds, &src, false)?;
+        rt.stats.access(true, (hi - lo) as u64);
         tell(rt, img, offset, hi - lo, tag)
     });
     // SAFETY: forwarded from the caller.

@@ -2,6 +2,7 @@
 
 use super::errors::finish;
 use super::ErrMsg;
+use crate::engine::stats::WaitKind;
 use crate::runtime;
 use std::ffi::{c_char, c_int};
 
@@ -30,6 +31,7 @@ pub unsafe extern "C" fn _gfortran_caf_sync_all(
     errmsg_len: usize,
 ) {
     let rt = runtime::get();
+    let _kind = rt.stats.during(WaitKind::Sync);
     let r = rt.barrier.sync(rt.tp, &rt.waiter, &rt.team);
     // SAFETY: forwarded from the caller.
     unsafe { finish(r, stat, sync_errmsg(errmsg), errmsg_len, "SYNC ALL") };
@@ -54,6 +56,7 @@ pub unsafe extern "C" fn _gfortran_caf_sync_images(
         // SAFETY: gfortran passes `count` image indices.
         c => Some(unsafe { std::slice::from_raw_parts(images, c as usize) }),
     };
+    let _kind = rt.stats.during(WaitKind::Sync);
     let r = rt.sync_images.sync(rt.tp, &rt.waiter, &rt.team, list);
     // SAFETY: forwarded from the caller.
     unsafe { finish(r, stat, sync_errmsg(errmsg), errmsg_len, "SYNC IMAGES") };

@@ -2,6 +2,7 @@
 
 use super::errors::finish;
 use super::{token, CafToken, ErrMsg};
+use crate::engine::stats::{Counter, WaitKind};
 use crate::engine::{event, lock};
 use crate::error::CafResult;
 use crate::runtime::{self, Runtime};
@@ -43,6 +44,7 @@ pub unsafe extern "C" fn _gfortran_caf_lock(
     len: usize,
 ) {
     let rt = runtime::get();
+    let _kind = rt.stats.during(WaitKind::Lock);
     // SAFETY: forwarded from the caller.
     let r = unsafe { element(rt, tok, index, image, lock::SLOT) }.and_then(|(img, off)| {
         lock::lock(rt.tp, &rt.waiter, img, off, !acquired.is_null(), &rt.team)
@@ -115,7 +117,11 @@ pub unsafe extern "C" fn _gfortran_caf_event_wait(
     let rt = runtime::get();
     // SAFETY: forwarded from the caller.
     let r = unsafe { element(rt, tok, index, 0, event::SLOT) }
-        .and_then(|(_, off)| rt.events().wait(off, until_count as i64));
+        .and_then(|(_, off)| rt.events().wait(off, until_count as i64))
+        .inspect(|_| {
+            rt.stats
+                .add(Counter::EventsWaited, until_count.max(1) as u64)
+        });
     // SAFETY: forwarded from the caller.
     unsafe { finish(r, stat, errmsg, len, "EVENT WAIT") };
 }

@@ -80,6 +80,11 @@ unsafe fn remote(
     })
 }
 
+/// Bytes of a side (for statistics).
+fn bytes(s: &Side) -> u64 {
+    (s.layout.count() * s.ty.size) as u64
+}
+
 /// The local side of an access, laid out like `d`.
 ///
 /// # Safety
@@ -120,6 +125,7 @@ pub unsafe extern "C" fn _gfortran_caf_get(
     let r = unsafe { remote(rt, token, offset, image, src, src_vector, src_kind, empty) }.and_then(
         |s| {
             transfer(rt.tp, &d, &s, may_require_tmp)?;
+            rt.stats.access(true, bytes(&s));
             rt.after_access(&s, true)
         },
     );
@@ -154,6 +160,7 @@ pub unsafe extern "C" fn _gfortran_caf_send(
     let r = unsafe { remote(rt, token, offset, image, dst, dst_vector, dst_kind, empty) }.and_then(
         |d| {
             transfer(rt.tp, &d, &s, may_require_tmp)?;
+            rt.stats.access(false, bytes(&d));
             rt.after_access(&d, false)
         },
     );
@@ -199,6 +206,8 @@ pub unsafe extern "C" fn _gfortran_caf_sendget(
                 rt, src_token, src_offset, src_image, src, src_vector, src_kind, empty,
             )?;
             transfer(rt.tp, &d, &s, may_require_tmp)?;
+            rt.stats.access(true, bytes(&s));
+            rt.stats.access(false, bytes(&d));
             rt.after_access(&s, true)?;
             rt.after_access(&d, false)
         })

@@ -10,6 +10,7 @@
 //! Every strategy is also how an attached put notifies its event (`engine/attach.rs`).
 
 use super::notify::{Filter, Notifier};
+use super::stats::{Counter, WaitKind};
 use super::status::{check_alive, check_others};
 use super::team::Team;
 use super::wait::Waiter;
@@ -71,6 +72,7 @@ impl Events<'_> {
     /// Posts the event at `(image, slot)`.
     pub fn post(&self, image: usize, slot: usize) -> CafResult<()> {
         check_alive(self.tp, image)?;
+        self.w.stats.add(Counter::EventsPosted, 1);
         match self.strategy {
             Strategy::Atomic => {
                 self.tp.fetch_op(image, slot, 8, AtomicOp::Add, 1);
@@ -101,6 +103,7 @@ impl Events<'_> {
     pub fn wait(&self, slot: usize, threshold: i64) -> CafResult<()> {
         let need = threshold.max(1) as u64;
         let (tp, me) = (self.tp, self.tp.this_image());
+        let _kind = self.w.stats.during(WaitKind::Event);
         match self.strategy {
             Strategy::Atomic => {
                 let addr = tp.direct(me, slot).expect("own segment is mapped");

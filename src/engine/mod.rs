@@ -17,6 +17,7 @@ pub mod random;
 pub mod reduce;
 pub mod refs;
 mod scalar;
+pub mod stats;
 pub mod status;
 pub mod sync_images;
 pub mod team;

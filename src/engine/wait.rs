@@ -2,6 +2,7 @@
 //! doorbell (a futex in its control block) until a poster rings it. Over a transport that
 //! cannot wake another process (MPI across nodes), waits poll instead, with short naps.
 
+use super::stats::Stats;
 use crate::error::CafResult;
 use crate::transport::control::{Header, JobBlock};
 use crate::transport::doorbell::{Bell, OsFutex};
@@ -28,22 +29,26 @@ pub struct Waiter {
     job: Option<&'static JobBlock>,
     tp: &'static dyn Transport,
     spin: u32,
+    /// This image's statistics (wait times are added to them).
+    pub stats: &'static Stats,
 }
 
 impl Waiter {
     /// A waiter sleeping on `header`'s doorbell (or polling `tp` when it cannot wake),
-    /// watching `job` for error termination.
+    /// watching `job` for error termination, timing its waits into `stats` when they are on.
     pub fn new(
         header: &'static Header,
         job: Option<&'static JobBlock>,
         tp: &'static dyn Transport,
         spin: u32,
+        stats: &'static Stats,
     ) -> Waiter {
         Waiter {
             header,
             job,
             tp,
             spin,
+            stats,
         }
     }
 
@@ -71,9 +76,22 @@ impl Waiter {
     }
 
     /// Calls `poll` until it yields a result. Between polls, spins up to the configured count,
-    /// then yields the core for up to [`YIELD_FOR`], then sleeps until the doorbell rings. If another image starts error termination while
-    /// this one waits, this image ends with that exit code.
-    pub fn block<T>(&self, mut poll: impl FnMut() -> Option<CafResult<T>>) -> CafResult<T> {
+    /// then yields the core for up to [`YIELD_FOR`], then sleeps until the doorbell rings. If
+    /// another image starts error termination while this one waits, this image ends with that
+    /// exit code. With statistics on, the time is added to the current wait kind
+    /// ([`Stats::during`]).
+    pub fn block<T>(&self, poll: impl FnMut() -> Option<CafResult<T>>) -> CafResult<T> {
+        if !self.stats.on() {
+            return self.wait(poll);
+        }
+        let t0 = Instant::now();
+        let r = self.wait(poll);
+        self.stats.waited(t0.elapsed());
+        r
+    }
+
+    /// [`Waiter::block`] without statistics.
+    fn wait<T>(&self, mut poll: impl FnMut() -> Option<CafResult<T>>) -> CafResult<T> {
         if !self.tp.can_wake() {
             return self.poll_with_naps(poll);
         }

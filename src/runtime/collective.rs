@@ -3,6 +3,7 @@
 
 use super::Runtime;
 use crate::engine::collective::{Combine, Kind};
+use crate::engine::stats::WaitKind;
 use crate::error::{CafError, CafResult};
 use crate::transport::plan::{contiguous, count};
 use crate::transport::{CopyPlan, Dim};
@@ -75,9 +76,11 @@ impl Runtime {
             // SAFETY: `base`/`dims` describe the caller's array; `buf` has `bytes` bytes.
             unsafe { CopyPlan::new(elem, &packed, dims).run(buf, base) };
         }
-        let r = self
-            .collectives
-            .run(self.tp, &self.waiter, &self.team, off, bytes, kind);
+        let r = {
+            let _kind = self.stats.during(WaitKind::Collective);
+            self.collectives
+                .run(self.tp, &self.waiter, &self.team, off, bytes, kind)
+        };
         if r.is_ok() && receives && !missing {
             // SAFETY: as above, in the other direction.
             unsafe { CopyPlan::new(elem, dims, &packed).run(base, buf) };

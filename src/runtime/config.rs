@@ -22,6 +22,7 @@ pub const VARIABLES: &[(&str, &str)] = &[
     ("FERROCAF_EVENTS", "how EVENT POST/WAIT work: atomic (counter), p2p (eager messages) or notified (matching engine); default atomic"),
     ("FERROCAF_TRANSPORT", "shm (one machine, the default) or mpi (default when started by an MPI launcher; needs the `mpi` feature)"),
     ("FERROCAF_MPI_SHM", "0 = over MPI, reach on-node images through RMA too instead of a shared-memory window (default 1)"),
+    ("FERROCAF_STATS", "1: each image prints its statistics (puts, gets, bytes, notifications, events, wait times) at the end; default 0"),
     ("FERROCAF_JOB", "set by the launcher for each image; never set it by hand"),
     ("FERROCAF_IMAGE", "set by the launcher: this image's number"),
 ];
@@ -107,6 +108,16 @@ pub fn events() -> Result<crate::engine::event::Strategy, ConfigError> {
     Ok(read("FERROCAF_EVENTS", parse)?.unwrap_or(crate::engine::event::Strategy::Atomic))
 }
 
+/// Whether per-image statistics are collected and printed (FERROCAF_STATS).
+pub fn stats() -> Result<bool, ConfigError> {
+    let parse = |v: &str, t: &str| match t.trim() {
+        "1" | "on" | "yes" | "true" => Ok(true),
+        "0" | "off" | "no" | "false" | "" => Ok(false),
+        _ => Err(ConfigError(format!("{v}={t:?} is not 0 or 1"))),
+    };
+    Ok(read("FERROCAF_STATS", parse)?.unwrap_or(false))
+}
+
 /// Which transport FERROCAF_TRANSPORT asks for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
@@ -165,6 +176,7 @@ pub fn validate(n_images: usize) -> Result<(), ConfigError> {
     mpi_shm()?;
     spin(n_images)?;
     events()?;
+    stats()?;
     Ok(())
 }
 

@@ -43,6 +43,7 @@ impl Runtime {
                 + self.tp.fetch_op(0, JOB_FAILED, 4, AtomicOp::Load, 0);
             (done >= n).then_some(Ok(()))
         });
+        self.print_stats();
         self.tp.finish();
     }
 

@@ -11,6 +11,7 @@ pub mod registry;
 mod start;
 #[cfg(feature = "mpi")]
 mod start_mpi;
+mod stats;
 pub mod status;
 pub mod teams;
 
@@ -20,6 +21,7 @@ use crate::engine::barrier::Barrier;
 use crate::engine::collective::Collectives;
 use crate::engine::event::{Events, Strategy};
 use crate::engine::notify::Notifier;
+use crate::engine::stats::Stats;
 use crate::engine::sync_images::SyncImages;
 use crate::engine::wait::Waiter;
 use crate::transport::control::Header;
@@ -63,6 +65,8 @@ pub struct Runtime {
     pub seg_base: usize,
     /// Bytes per segment.
     pub seg_size: usize,
+    /// This image's statistics (FERROCAF_STATS).
+    pub stats: &'static Stats,
 }
 
 static RUNTIME: OnceLock<Runtime> = OnceLock::new();

@@ -3,6 +3,8 @@
 use super::{config, Runtime};
 use crate::engine::alloc::Heap;
 use crate::engine::barrier::Barrier;
+use crate::engine::notify::Notifier;
+use crate::engine::stats::Stats;
 use crate::engine::sync_images::SyncImages;
 use crate::engine::team::Team;
 use crate::engine::wait::Waiter;
@@ -154,6 +156,9 @@ pub(super) fn build(
     let ctrl = Layout { n }.size();
     // SAFETY: every segment begins with a Header and stays mapped for the life of the process.
     let header = unsafe { &*((seg_base + HEADER) as *const Header) };
+    let stats: &'static Stats = Box::leak(Box::new(Stats::new(
+        config::stats().unwrap_or_else(|e| fail(e)),
+    )));
     header.magic.store(MAGIC, Ordering::SeqCst);
     install_panic_hook(me);
     Runtime {
@@ -161,10 +166,10 @@ pub(super) fn build(
         me,
         n,
         team: super::teams::Teams::new(Team::initial(n, me)),
-        waiter: Waiter::new(header, job, tp, spin),
+        waiter: Waiter::new(header, job, tp, spin, stats),
         barrier: Barrier::new(std::thread::available_parallelism().map_or(1, |c| c.get())),
         collectives: Default::default(),
-        notifier: Default::default(),
+        notifier: Notifier::new(stats),
         attachments: Default::default(),
         event_strategy: config::events().unwrap_or_else(|e| fail(e)),
         sync_images: SyncImages::new(n),
@@ -174,6 +179,7 @@ pub(super) fn build(
         header,
         seg_base,
         seg_size,
+        stats,
     }
 }
 

@@ -57,6 +57,8 @@ pub struct JobBlock {
     /// Non-zero once some image initiated error termination; holds the exit code, see
     /// [`JobBlock::encode_abort`].
     pub abort: AtomicU64,
+    /// Image (0-based) whose turn it is to print its statistics at the end (FERROCAF_STATS).
+    pub stats_turn: AtomicU32,
 }
 
 impl JobBlock {

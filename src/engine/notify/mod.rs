@@ -4,6 +4,7 @@
 
 pub mod matching;
 
+use super::stats::{Counter, Stats, WaitKind};
 use super::status::check_alive;
 use super::wait::Waiter;
 use crate::error::CafResult;
@@ -14,16 +15,26 @@ pub use matching::{Arrival, Filter, Matcher};
 use std::sync::{Mutex, MutexGuard};
 
 /// This image's notification state.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Notifier {
     m: Mutex<Matcher>,
+    stats: &'static Stats,
 }
 
 impl Notifier {
+    /// An empty notification state counting into `stats`.
+    pub fn new(stats: &'static Stats) -> Notifier {
+        Notifier {
+            m: Mutex::default(),
+            stats,
+        }
+    }
+
     /// The matcher (after draining what has arrived).
     pub fn matcher(&self, tp: &dyn Transport) -> MutexGuard<'_, Matcher> {
         let mut m = self.m.lock().unwrap_or_else(|p| p.into_inner());
         tp.drain(&mut |n| {
+            self.stats.add(Counter::NotifyReceived, 1);
             if n.inline && n.bytes > 0 {
                 let at = tp
                     .direct(tp.this_image(), n.offset as usize)
@@ -57,6 +68,7 @@ impl Notifier {
         image: usize,
         n: &Notification,
     ) -> CafResult<()> {
+        self.stats.add(Counter::NotifySent, 1);
         if tp.notify(image, n).is_ok() {
             return Ok(());
         }
@@ -132,6 +144,7 @@ impl Notifier {
 
     /// Waits for request `id` to complete; returns its last match.
     pub fn wait(&self, tp: &dyn Transport, w: &Waiter, id: usize) -> CafResult<Arrival> {
+        let _kind = self.stats.during(WaitKind::Notify);
         w.block(|| match self.matcher(tp).test(id) {
             Ok(Some(a)) => Some(Ok(a)),
             Ok(None) => None,
