@@ -19,9 +19,7 @@ program transpose_caf
   use, intrinsic :: iso_fortran_env, only: int64, real64
   implicit none
   integer, parameter :: ORDER_WANTED = 1024
-  ! A static coarray big enough for one image; only a(1:order, 1:nb) is used. (gfortran 12
-  ! reads sections of ALLOCATABLE coarrays through caf_get_by_ref, which ferrocaf does not
-  ! support yet for an array reference on the coarray itself.)
+  ! A static coarray big enough for one image; only a(1:order, 1:nb) is used.
   real(real64) :: a(ORDER_WANTED, ORDER_WANTED)[*]
   real(real64), allocatable :: b(:, :), work(:, :)
   integer :: me, np, nb, order, iters, it, phase, q, i, j, ok
