@@ -1,10 +1,11 @@
 //! Collectives over shared buffers: binomial trees in which every image's buffer lives in its
-//! own segment and its tree neighbours read it in place (one copy per edge, no messages).
+//! own segment and its tree neighbours reach it directly (one copy per edge, no messages).
 //!
 //! Up phase: each image waits for its children's mailboxes, combines their buffers into its own
-//! (reductions only), then announces its buffer to its parent. Down phase: the parent announces
-//! its buffer to each child, which copies the result when it needs it and acknowledges, so no
-//! buffer is released while someone still reads it.
+//! (reductions only, reading the children's buffers in place), then announces its buffer to its
+//! parent. Down phase: the parent pushes the result into each child's buffer (when the child
+//! receives one) and posts to it; a child's buffer is alive and untouched until that post, and
+//! no image reads its parent's buffer, so no acknowledgement round is needed.
 //!
 //! Every collective runs the up phase, even a broadcast (as arrival notices): the down phase
 //! then starts only once every image has entered the collective, so a mailbox is never
@@ -23,7 +24,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 /// Combines `other` into `acc` (both packed, same length): the reduction operator.
 pub type Combine<'a> = &'a dyn Fn(&mut [u8], &[u8]) -> CafResult<()>;
 
-/// This image's collective state per team level: messages consumed per mailbox, acks expected.
+/// This image's collective state per team level: messages consumed per mailbox.
 /// Counting consumed messages (instead of comparing with a collective number) keeps mailboxes
 /// valid when teams with different histories form; each team level has its own mailboxes for
 /// the reason given in `barrier.rs`.
@@ -36,7 +37,6 @@ pub struct Collectives {
 #[derive(Debug)]
 struct Level {
     seen: [AtomicU64; ROUNDS + 1],
-    acks: AtomicU64,
 }
 
 impl Default for Collectives {
@@ -44,7 +44,6 @@ impl Default for Collectives {
         Collectives {
             levels: std::array::from_fn(|_| Level {
                 seen: std::array::from_fn(|_| AtomicU64::new(0)),
-                acks: AtomicU64::new(0),
             }),
         }
     }
@@ -142,8 +141,10 @@ impl Collectives {
             Ok(b.offset.load(Ordering::Relaxed) as usize)
         };
         let mut scratch = Vec::new();
+        let mut child_bufs = Vec::with_capacity(tree.children.len());
         for &(child, level) in &tree.children {
             let theirs = wait_box(level)?;
+            child_bufs.push(theirs);
             if let Some(combine) = combine {
                 let other = read(tp, child, theirs, len, &mut scratch);
                 let mine = tp.direct(me, buf).expect("own segment is mapped");
@@ -154,35 +155,31 @@ impl Collectives {
         }
         if let Some((parent, level)) = tree.parent {
             post(tp, parent, Layout::coll_line(lv, level), buf);
+            // When this image receives the result, the parent has pushed it into `buf` before
+            // posting; either way, from here on nobody reads `buf` but this image.
+            wait_box(ROUNDS)?;
         }
-        if let Some((parent, _)) = tree.parent {
-            let theirs = wait_box(ROUNDS)?;
-            if everywhere {
-                let plan = CopyPlan::new(1, &contiguous(len, 1), &contiguous(len, 1));
+        // Push the result into each child's buffer (alive and untouched: the child waits for
+        // this post), so no image ever reads a parent's buffer and no acknowledgement is needed.
+        let plan = everywhere.then(|| CopyPlan::new(1, &contiguous(len, 1), &contiguous(len, 1)));
+        for (&(child, _), &theirs) in tree.children.iter().zip(&child_bufs) {
+            if let Some(plan) = &plan {
+                let to = Place::Remote {
+                    image: child,
+                    offset: theirs,
+                };
                 tp.copy(
+                    to,
                     Place::Remote {
                         image: me,
                         offset: buf,
                     },
-                    Place::Remote {
-                        image: parent,
-                        offset: theirs,
-                    },
-                    &plan,
+                    plan,
                 );
             }
-            tp.fetch_op(parent, Layout::coll_ack(lv), 8, AtomicOp::Add, 1);
-            tp.ring(parent);
-        }
-        for &(child, _) in &tree.children {
             post(tp, child, Layout::coll_line(lv, ROUNDS), buf);
         }
-        let want = state
-            .acks
-            .fetch_add(tree.children.len() as u64, Ordering::Relaxed)
-            + tree.children.len() as u64;
-        let acks = mailbox(tp, Layout::coll_ack(lv));
-        w.block(|| ready_or_gone(|| acks.count.load(Ordering::Acquire) >= want, gone))
+        Ok(())
     }
 }
 
@@ -196,8 +193,8 @@ fn read<'a>(
     scratch: &'a mut Vec<u8>,
 ) -> &'a [u8] {
     if let Some(a) = tp.direct(image, offset) {
-        // SAFETY: the peer announced a live buffer of `len` bytes at `offset` and keeps it
-        // until it has received our acknowledgement, which comes after this read.
+        // SAFETY: the child announced a live buffer of `len` bytes at `offset` and keeps it until
+        // it receives this image's down post, which comes after this read.
         return unsafe { std::slice::from_raw_parts(a as *const u8, len) };
     }
     scratch.resize(len, 0);

@@ -86,10 +86,10 @@ pub const JOB: usize = 2 * LINE;
 /// Offset of the team levels: [`LEVELS`] blocks of [`LEVEL_LINES`] lines. Each holds the barrier
 /// round flags (`ROUNDS` padded counters), then the collective mailboxes (one [`Mailbox`] line
 /// per binomial-tree level, written by the child at that level, then the line written by the
-/// parent, then the children's ack count), then the [`Published`] line.
+/// parent), then the [`Published`] line.
 pub const BARRIER: usize = 3 * LINE;
 /// Lines reserved for collectives in each level.
-pub const COLL_LINES: usize = ROUNDS + 2;
+pub const COLL_LINES: usize = ROUNDS + 1;
 /// Lines per team level.
 pub const LEVEL_LINES: usize = ROUNDS + COLL_LINES + 1;
 /// Offset of the per-source sync-images counters.
@@ -133,10 +133,6 @@ impl Layout {
     /// the child at that tree level, line `ROUNDS` by the tree parent.
     pub fn coll_line(level: usize, k: usize) -> usize {
         Layout::level(level) + (ROUNDS + k) * LINE
-    }
-    /// Offset of the counter children bump after reading this image's buffer, at `level`.
-    pub fn coll_ack(level: usize) -> usize {
-        Layout::coll_line(level, ROUNDS + 1)
     }
     /// Offset of the [`Published`] line of team level `level`.
     pub fn published(level: usize) -> usize {
