@@ -61,10 +61,14 @@ impl Attachments {
         Ok(())
     }
 
+    /// Whether anything is attached (one load: the check every put makes first).
+    pub fn any(&self) -> bool {
+        self.any.load(Ordering::Acquire)
+    }
+
     /// Events to post after an access of bytes `[lo, hi)` (`is_get`: a read), each once.
-    /// Costs one load when nothing is attached.
     pub fn hits(&self, lo: usize, hi: usize, is_get: bool) -> Vec<usize> {
-        if !self.any.load(Ordering::Acquire) {
+        if !self.any() {
             return Vec::new();
         }
         let list = self.list.read().unwrap_or_else(|p| p.into_inner());

@@ -57,7 +57,7 @@ impl Runtime {
         let Place::Remote { image, offset } = side.place else {
             return Ok(());
         };
-        if side.layout.count() == 0 {
+        if !self.attachments.any() || side.layout.count() == 0 {
             return Ok(());
         }
         let (lo, hi) = side.layout.span(side.ty.size);
