@@ -1,7 +1,7 @@
 //! ISO_Fortran_binding descriptors (`CFI_cdesc_t`), which gfortran passes to `bind(C)`
 //! procedures with assumed-rank (`dimension(..)`) dummies — the extension API's arguments.
 
-use crate::transport::Dim;
+use crate::transport::{Dim, Dims};
 use std::ffi::c_void;
 
 /// `CFI_dim_t`.
@@ -38,7 +38,7 @@ pub struct CfiDesc {
 
 impl CfiDesc {
     /// The dimensions as engine dims.
-    pub fn dims(&self) -> Vec<Dim> {
+    pub fn dims(&self) -> Dims {
         let p = std::ptr::addr_of!(self.dim) as *const CfiDim;
         (0..self.rank.max(0) as usize)
             .map(|k| {

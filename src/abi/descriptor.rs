@@ -3,7 +3,7 @@
 
 use crate::engine::refs::ArrayDim;
 use crate::engine::types::{Class, Ty};
-use crate::transport::Dim;
+use crate::transport::{Dim, Dims};
 use std::ffi::c_void;
 
 /// One dimension: stride in elements (of `span` bytes), bounds inclusive.
@@ -66,7 +66,7 @@ impl GfcDescriptor {
     }
 
     /// The dimensions as engine dims (extents and byte strides), fastest first.
-    pub fn dims(&self) -> Vec<Dim> {
+    pub fn dims(&self) -> Dims {
         let span = self.span();
         (0..self.rank())
             .map(|k| {
@@ -102,7 +102,12 @@ impl GfcDescriptor {
 
     /// Number of elements.
     pub fn count(&self) -> usize {
-        crate::transport::plan::count(&self.dims())
+        (0..self.rank())
+            .map(|k| {
+                let d = self.dim_at(k);
+                (d.ubound - d.lbound + 1).max(0) as usize
+            })
+            .product()
     }
 
     /// The element type, given the kind argument gfortran passes alongside.

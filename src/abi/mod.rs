@@ -21,6 +21,7 @@ pub mod sync;
 pub mod sync_objects;
 pub mod teams;
 pub mod transfer;
+mod transfer_fast;
 pub mod vector;
 
 use std::ffi::c_char;

@@ -9,11 +9,11 @@ use crate::engine::transfer::{transfer, Side};
 use crate::error::{CafError, CafResult};
 use crate::runtime::registry::Token;
 use crate::runtime::{self, Runtime};
-use crate::transport::{Dim, Layout, Place};
+use crate::transport::{Dim, Dims, Layout, Place};
 use std::ffi::{c_int, c_void};
 
 /// Checks that bytes `lo..hi` relative to byte `offset` of the coarray of `t` lie inside it.
-fn inside(t: &Token, offset: usize, (lo, hi): (isize, isize)) -> CafResult<()> {
+pub(super) fn inside(t: &Token, offset: usize, (lo, hi): (isize, isize)) -> CafResult<()> {
     let (first, end) = (offset as isize + lo, offset as isize + hi);
     if first < 0 || end > t.size as isize {
         return Err(CafError::InvalidArgument(format!(
@@ -57,10 +57,10 @@ unsafe fn remote(
         (
             0,
             Layout::Strided(if empty {
-                vec![Dim {
+                Dims::from([Dim {
                     extent: 0,
                     stride: 0,
-                }]
+                }])
             } else {
                 d.dims()
             }),
@@ -119,6 +119,17 @@ pub unsafe extern "C" fn _gfortran_caf_get(
 ) {
     let rt = runtime::get();
     // SAFETY: forwarded from the caller.
+    let fast = unsafe {
+        super::transfer_fast::access(
+            rt, token, offset, image, src, src_vector, src_kind, dst, dst_kind, true,
+        )
+    };
+    if let Some(r) = fast {
+        // SAFETY: forwarded from the caller.
+        unsafe { finish(r, stat, std::ptr::null_mut(), 0, "coindexed read") };
+        return;
+    }
+    // SAFETY: forwarded from the caller.
     let d = unsafe { local(dst, dst_kind) };
     let empty = d.layout.count() == 0;
     // SAFETY: forwarded from the caller.
@@ -153,6 +164,17 @@ pub unsafe extern "C" fn _gfortran_caf_send(
     _team: *const c_void,
 ) {
     let rt = runtime::get();
+    // SAFETY: forwarded from the caller.
+    let fast = unsafe {
+        super::transfer_fast::access(
+            rt, token, offset, image, dst, dst_vector, dst_kind, src, src_kind, false,
+        )
+    };
+    if let Some(r) = fast {
+        // SAFETY: forwarded from the caller.
+        unsafe { finish(r, stat, std::ptr::null_mut(), 0, "coindexed write") };
+        return;
+    }
     // SAFETY: forwarded from the caller.
     let s = unsafe { local(src, src_kind) };
     let empty = s.layout.count() == 0;

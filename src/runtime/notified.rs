@@ -61,11 +61,23 @@ impl Runtime {
             return Ok(());
         }
         let (lo, hi) = side.layout.span(side.ty.size);
-        let (lo, hi) = (
-            (offset as isize + lo) as usize,
-            (offset as isize + hi) as usize,
-        );
-        for slot in self.attachments.hits(lo, hi, is_get) {
+        let first = (offset as isize + lo) as usize;
+        self.after_bytes(image, first, (hi - lo) as usize, is_get)
+    }
+
+    /// Posts the events attached to bytes `[offset, offset + n)` of `image`'s segment (after
+    /// an access of them completed).
+    pub fn after_bytes(
+        &self,
+        image: usize,
+        offset: usize,
+        n: usize,
+        is_get: bool,
+    ) -> CafResult<()> {
+        if !self.attachments.any() {
+            return Ok(());
+        }
+        for slot in self.attachments.hits(offset, offset + n, is_get) {
             self.events().post(image, slot)?;
         }
         Ok(())

@@ -2,6 +2,7 @@
 //! inside an image's segment and reaches it only through [`Transport`].
 
 pub mod control;
+pub mod dims;
 pub mod doorbell;
 #[cfg(feature = "mpi")]
 pub mod mpi;
@@ -12,7 +13,7 @@ mod plan_tests;
 pub mod ring;
 pub mod shm;
 
-pub use plan::{CopyPlan, Dim, Layout};
+pub use plan::{CopyPlan, Dim, Dims, Layout};
 pub use ring::{Full, Notification};
 
 /// One end of a data movement: memory of this process, or an offset in some image's segment.
@@ -68,6 +69,13 @@ pub trait Transport: Send + Sync {
     /// Copies elements from `src` to `dst` following `plan` (both sides described relative to
     /// their base). Returns when the data is visible at the destination.
     fn copy(&self, dst: Place, src: Place, plan: &CopyPlan);
+    /// Copies `n` contiguous bytes from `src` to `dst` (the common case of [`Transport::copy`],
+    /// without building a plan); the ranges may overlap. Returns when the data is visible at
+    /// the destination.
+    fn copy_bytes(&self, dst: Place, src: Place, n: usize) {
+        let bytes = plan::contiguous(n, 1);
+        self.copy(dst, src, &CopyPlan::new(1, &bytes, &bytes));
+    }
     /// Atomic read-modify-write of a naturally aligned 4- or 8-byte word; returns the old value.
     fn fetch_op(
         &self,

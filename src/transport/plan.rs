@@ -9,6 +9,8 @@
 //! element loop that still copies every run contiguous on both sides in one move — always in
 //! one transport call, never one call per element.
 
+pub use super::dims::Dims;
+
 /// One dimension of a section: `extent` elements, `stride` bytes apart (may be negative).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Dim {
@@ -22,7 +24,7 @@ pub struct Dim {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Layout {
     /// A strided section: dimensions fastest first.
-    Strided(Vec<Dim>),
+    Strided(Dims),
     /// A gather/scatter list: per dimension (fastest first), the byte offset of each selected
     /// index; an element's offset is the sum over dimensions. Never empty lists of lists; an
     /// empty list means zero elements.
@@ -48,14 +50,14 @@ pub fn count(dims: &[Dim]) -> usize {
 
 /// Drops unit extents and merges neighbours that are contiguous with each other, so that a
 /// contiguous array of any rank becomes one dimension.
-pub fn normalise(dims: &[Dim]) -> Vec<Dim> {
-    let mut out: Vec<Dim> = Vec::with_capacity(dims.len());
+pub fn normalise(dims: &[Dim]) -> Dims {
+    let mut out = Dims::new();
     for d in dims.iter().filter(|d| d.extent != 1) {
         if d.extent == 0 {
-            return vec![Dim {
+            return Dims::from([Dim {
                 extent: 0,
                 stride: 0,
-            }];
+            }]);
         }
         match out.last_mut() {
             Some(last) if last.stride * last.extent as isize == d.stride => {
@@ -82,11 +84,11 @@ pub fn span(dims: &[Dim], elem: usize) -> (isize, isize) {
 }
 
 /// Contiguous dimensions with element size `elem` for `n` elements.
-pub fn contiguous(n: usize, elem: usize) -> Vec<Dim> {
-    vec![Dim {
+pub fn contiguous(n: usize, elem: usize) -> Dims {
+    Dims::from([Dim {
         extent: n,
         stride: elem as isize,
-    }]
+    }])
 }
 
 impl Layout {
@@ -100,7 +102,7 @@ impl Layout {
         }
         let arith = |l: &Vec<isize>| l.windows(2).all(|w| w[1] - w[0] == l[1] - l[0]);
         if lists.iter().all(|l| l.len() < 3 || arith(l)) {
-            let dims: Vec<Dim> = lists
+            let dims: Dims = lists
                 .iter()
                 .map(|l| Dim {
                     extent: l.len(),
@@ -147,8 +149,8 @@ impl CopyPlan {
     pub fn new(elem: usize, dst: &[Dim], src: &[Dim]) -> CopyPlan {
         CopyPlan::with(
             elem,
-            Layout::Strided(dst.to_vec()),
-            Layout::Strided(src.to_vec()),
+            Layout::Strided(Dims::from(dst)),
+            Layout::Strided(Dims::from(src)),
         )
     }
 

@@ -2,6 +2,7 @@
 //! sides, the strided walk (longest runs contiguous on both sides), or the general walk over
 //! gather/scatter layouts, which still coalesces every run contiguous on both sides.
 
+use super::dims::MAX_RANK;
 use super::plan::{count, CopyPlan, Dim, Layout};
 
 impl CopyPlan {
@@ -189,14 +190,15 @@ unsafe fn copy_elem(dst: usize, src: usize, n: usize) {
 
 /// An odometer over a strided section, tracking the element address.
 struct Cursor {
-    idx: Vec<usize>,
+    idx: [usize; MAX_RANK],
     addr: usize,
 }
 
 impl Cursor {
     fn new(dims: &[Dim], base: usize) -> Cursor {
+        debug_assert!(dims.len() <= MAX_RANK);
         Cursor {
-            idx: vec![0; dims.len().max(1)],
+            idx: [0; MAX_RANK],
             addr: base,
         }
     }

@@ -76,6 +76,18 @@ impl Transport for Shm {
         fence(Ordering::Release);
     }
 
+    fn copy_bytes(&self, dst: Place, src: Place, n: usize) {
+        // SAFETY: as for `copy`: the engine checked both ranges; `ptr::copy` allows overlap.
+        unsafe {
+            std::ptr::copy(
+                self.resolve(src) as *const u8,
+                self.resolve(dst) as *mut u8,
+                n,
+            )
+        };
+        fence(Ordering::Release);
+    }
+
     fn fetch_op(&self, image: usize, offset: usize, width: usize, op: AtomicOp, v: u64) -> u64 {
         let addr = self.segs.addr(image, offset);
         debug_assert!(
