@@ -8,17 +8,16 @@ use crate::error::CafResult;
 use crate::runtime::{self, Runtime};
 use std::ffi::c_int;
 
-/// The image (image 0 = this one) and slot offset of element `index` of a lock or event
-/// coarray with `slot`-byte elements.
+/// The image (image 0 = this one) and segment offset of the element of a lock or event coarray
+/// that lies `at` bytes into it.
 ///
 /// # Safety
 /// `tok` was created by this runtime.
 unsafe fn element(
     rt: &Runtime,
     tok: CafToken,
-    index: usize,
+    at: usize,
     image: c_int,
-    slot: usize,
 ) -> CafResult<(usize, usize)> {
     let img = if image == 0 {
         rt.me
@@ -26,7 +25,7 @@ unsafe fn element(
         rt.team.resolve(image as i64)?
     };
     // SAFETY: guaranteed by the caller.
-    Ok((img, unsafe { token(tok) }.offset + index * slot))
+    Ok((img, unsafe { token(tok) }.offset + at))
 }
 
 /// LOCK (Fortran 2018 11.6.10); with ACQUIRED_LOCK= it does not wait.
@@ -46,7 +45,7 @@ pub unsafe extern "C" fn _gfortran_caf_lock(
     let rt = runtime::get();
     let _kind = rt.stats.during(WaitKind::Lock);
     // SAFETY: forwarded from the caller.
-    let r = unsafe { element(rt, tok, index, image, lock::SLOT) }.and_then(|(img, off)| {
+    let r = unsafe { element(rt, tok, index * lock::SLOT, image) }.and_then(|(img, off)| {
         lock::lock(rt.tp, &rt.waiter, img, off, !acquired.is_null(), &rt.team)
     });
     // SAFETY: forwarded from the caller.
@@ -73,7 +72,7 @@ pub unsafe extern "C" fn _gfortran_caf_unlock(
 ) {
     let rt = runtime::get();
     // SAFETY: forwarded from the caller.
-    let r = unsafe { element(rt, tok, index, image, lock::SLOT) }
+    let r = unsafe { element(rt, tok, index * lock::SLOT, image) }
         .and_then(|(img, off)| lock::unlock(rt.tp, img, off, &rt.team));
     // SAFETY: forwarded from the caller.
     unsafe { finish(r, stat, errmsg, len, "UNLOCK") };
@@ -94,7 +93,7 @@ pub unsafe extern "C" fn _gfortran_caf_event_post(
 ) {
     let rt = runtime::get();
     // SAFETY: forwarded from the caller.
-    let r = unsafe { element(rt, tok, index, image, event::SLOT) }
+    let r = unsafe { element(rt, tok, event::slot(index), image) }
         .and_then(|(img, off)| rt.events().post(img, off));
     // SAFETY: forwarded from the caller.
     unsafe { finish(r, stat, errmsg, len, "EVENT POST") };
@@ -116,7 +115,7 @@ pub unsafe extern "C" fn _gfortran_caf_event_wait(
 ) {
     let rt = runtime::get();
     // SAFETY: forwarded from the caller.
-    let r = unsafe { element(rt, tok, index, 0, event::SLOT) }
+    let r = unsafe { element(rt, tok, event::slot(index), 0) }
         .and_then(|(_, off)| rt.events().wait(off, until_count as i64))
         .inspect(|_| {
             rt.stats
@@ -140,7 +139,7 @@ pub unsafe extern "C" fn _gfortran_caf_event_query(
 ) {
     let rt = runtime::get();
     // SAFETY: forwarded from the caller.
-    let r = unsafe { element(rt, tok, index, image, event::SLOT) }
+    let r = unsafe { element(rt, tok, event::slot(index), image) }
         .map(|(img, off)| rt.events().query(img, off));
     // SAFETY: forwarded from the caller.
     if let Some(c) = unsafe { finish(r, stat, std::ptr::null_mut(), 0, "EVENT_QUERY") } {

@@ -67,19 +67,59 @@ impl Attachments {
     }
 
     /// Events to post after an access of bytes `[lo, hi)` (`is_get`: a read), each once.
-    pub fn hits(&self, lo: usize, hi: usize, is_get: bool) -> Vec<usize> {
+    pub fn hits(&self, lo: usize, hi: usize, is_get: bool) -> Slots {
+        let mut slots = Slots::default();
         if !self.any() {
-            return Vec::new();
+            return slots;
         }
         let list = self.list.read().unwrap_or_else(|p| p.into_inner());
-        let mut slots: Vec<usize> = list
-            .iter()
+        list.iter()
             .filter(|o| o.start < hi && lo < o.end && (!is_get || o.on_get))
-            .map(|o| o.slot)
-            .collect();
-        slots.sort_unstable();
-        slots.dedup();
+            .for_each(|o| slots.insert(o.slot));
+        slots.finish();
         slots
+    }
+}
+
+/// Slots kept without allocation (an access usually hits one attachment).
+const FEW: usize = 4;
+
+/// A set of distinct event slots: up to [`FEW`] inline, in the order found; beyond that, all of
+/// them sorted on the heap.
+#[derive(Debug, Default)]
+pub struct Slots {
+    n: usize,
+    few: [usize; FEW],
+    many: Vec<usize>,
+}
+
+impl Slots {
+    fn insert(&mut self, slot: usize) {
+        if !self.many.is_empty() {
+            self.many.push(slot);
+        } else if !self.few[..self.n].contains(&slot) {
+            if self.n < FEW {
+                self.few[self.n] = slot;
+                self.n += 1;
+            } else {
+                self.many.extend_from_slice(&self.few);
+                self.many.push(slot);
+            }
+        }
+    }
+
+    fn finish(&mut self) {
+        self.many.sort_unstable();
+        self.many.dedup();
+    }
+
+    /// The slots.
+    pub fn as_slice(&self) -> &[usize] {
+        if self.many.is_empty() {
+            &self.few[..self.n]
+        } else {
+            &self.many
+        }
     }
 }
 
@@ -99,17 +139,27 @@ mod tests {
     #[test]
     fn hits_overlapping_ranges_once() {
         let t = Attachments::default();
-        assert!(t.hits(0, 100, false).is_empty());
+        assert!(t.hits(0, 100, false).as_slice().is_empty());
         t.attach(at(100, 200, 8)).unwrap();
         t.attach(at(200, 300, 8)).unwrap();
         t.attach(at(400, 500, 16)).unwrap();
-        assert_eq!(t.hits(150, 250, false), vec![8]);
-        assert_eq!(t.hits(150, 450, false), vec![8, 16]);
-        assert!(t.hits(300, 400, false).is_empty());
+        assert_eq!(t.hits(150, 250, false).as_slice(), [8]);
+        assert_eq!(t.hits(150, 450, false).as_slice(), [8, 16]);
+        assert!(t.hits(300, 400, false).as_slice().is_empty());
         assert!(
-            t.hits(100, 200, true).is_empty(),
+            t.hits(100, 200, true).as_slice().is_empty(),
             "gets notify only when asked"
         );
+    }
+
+    #[test]
+    fn many_hits_are_distinct() {
+        let t = Attachments::default();
+        for k in 0..10 {
+            t.attach(at(100 * k, 100 * k + 50, 8 * (k % 6))).unwrap();
+        }
+        assert_eq!(t.hits(0, 330, false).as_slice(), [0, 8, 16, 24]);
+        assert_eq!(t.hits(0, 1000, false).as_slice(), [0, 8, 16, 24, 32, 40]);
     }
 
     #[test]
@@ -124,6 +174,6 @@ mod tests {
         assert!(t.detach(0, 32, 8).is_err(), "not what was attached");
         t.detach(0, 64, 8).unwrap();
         assert!(t.detach(0, 64, 8).is_err(), "already detached");
-        assert!(t.hits(0, 64, false).is_empty());
+        assert!(t.hits(0, 64, false).as_slice().is_empty());
     }
 }

@@ -1,7 +1,9 @@
 //! EVENT POST, EVENT WAIT and EVENT_QUERY (Fortran 2018 11.6.7–11.6.9, 16.9.72), three ways
 //! (`FERROCAF_EVENTS`):
-//! - `atomic`: a 64-bit counter in the event's slot; post = fetch-add + ring, wait = sleep until
-//!   count ≥ threshold, then fetch-sub;
+//! - `atomic`: two 64-bit counters per event, posts and consumed posts, on different cache
+//!   lines; post = fetch-add of posts + ring, wait = sleep until posts − consumed ≥ threshold,
+//!   then add the threshold to consumed (written only by the owner, so the waiter never takes
+//!   the posters' line away from them: one line transfer per post, as with a plain flag);
 //! - `p2p`: post = an eager message into the owner's notification ring; wait consumes
 //!   `threshold` matching messages from the unexpected list;
 //! - `notified`: post = a zero-byte notified put with the event's tag; wait = a request on that
@@ -19,8 +21,37 @@ use crate::transport::ring::INLINE;
 use crate::transport::{AtomicOp, Notification, Transport};
 use std::sync::atomic::{AtomicU64, Ordering};
 
-/// Bytes per event slot.
-pub const SLOT: usize = 8;
+/// Events per group: a group is one line of post counts followed by one line of consumed counts.
+const GROUP: usize = 8;
+/// Bytes per group.
+const GROUP_BYTES: usize = 128;
+/// Distance from an event's post count to its consumed count (the next line).
+pub const CONSUMED: usize = 64;
+
+/// Byte offset of event `index`'s post count in its coarray (gfortran numbers the elements).
+pub fn slot(index: usize) -> usize {
+    index / GROUP * GROUP_BYTES + index % GROUP * 8
+}
+
+/// Bytes of a coarray of `n` events.
+pub fn bytes(n: usize) -> usize {
+    n.div_ceil(GROUP).saturating_mul(GROUP_BYTES)
+}
+
+/// The post and consumed counts of the event whose post count is at `addr` (64-byte aligned
+/// groups, as the symmetric heap's granule guarantees).
+///
+/// # Safety
+/// `addr` is the address of an event's post count in mapped memory.
+unsafe fn counters<'a>(addr: usize) -> (&'a AtomicU64, &'a AtomicU64) {
+    // SAFETY: both words are aligned u64 counters of the event's group (caller's guarantee).
+    unsafe {
+        (
+            &*(addr as *const AtomicU64),
+            &*((addr + CONSUMED) as *const AtomicU64),
+        )
+    }
+}
 /// Tags of event notifications carry this bit (user tags are below 2^31).
 pub const EVENT_TAG: u64 = 1 << 62;
 
@@ -107,11 +138,13 @@ impl Events<'_> {
         match self.strategy {
             Strategy::Atomic => {
                 let addr = tp.direct(me, slot).expect("own segment is mapped");
-                // SAFETY: event slots are aligned u64 counters inside this image's segment.
-                let count = unsafe { &*(addr as *const AtomicU64) };
-                let ready = || count.load(Ordering::Acquire) >= need;
+                // SAFETY: `slot` is an event's post count inside this image's segment.
+                let (posts, consumed) = unsafe { counters(addr) };
+                // Only this image writes `consumed`.
+                let done = consumed.load(Ordering::Relaxed);
+                let ready = || posts.load(Ordering::Acquire).wrapping_sub(done) >= need;
                 self.w.block(|| ready_or_others(ready, tp, self.team))?;
-                tp.fetch_op(me, slot, 8, AtomicOp::Add, need.wrapping_neg());
+                consumed.store(done.wrapping_add(need), Ordering::Relaxed);
                 Ok(())
             }
             Strategy::P2p => self.w.block(|| {
@@ -135,7 +168,10 @@ impl Events<'_> {
     /// The count of this image's event at `slot` (EVENT_QUERY's EVENT is never coindexed).
     pub fn query(&self, image: usize, slot: usize) -> u64 {
         match self.strategy {
-            Strategy::Atomic => self.tp.fetch_op(image, slot, 8, AtomicOp::Load, 0),
+            Strategy::Atomic => {
+                let load = |at| self.tp.fetch_op(image, at, 8, AtomicOp::Load, 0);
+                load(slot).wrapping_sub(load(slot + CONSUMED))
+            }
             Strategy::P2p | Strategy::Notified => {
                 self.notifier.matcher(self.tp).count(filter(slot))
             }
@@ -151,4 +187,37 @@ fn ready_or_others(
     team: &Team,
 ) -> Option<CafResult<()>> {
     super::status::ready_or_gone(ready, || check_others(tp, team))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn post_and_consumed_counts_never_share_a_line() {
+        assert_eq!(bytes(1), 128);
+        assert_eq!(bytes(8), 128);
+        assert_eq!(bytes(9), 256);
+        let posts: Vec<usize> = (0..20).map(slot).collect();
+        for (i, &p) in posts.iter().enumerate() {
+            assert!(
+                p + CONSUMED + 8 <= bytes(i + 1),
+                "event {i} inside its coarray"
+            );
+            for &q in &posts {
+                assert_ne!(
+                    p / 64,
+                    (q + CONSUMED) / 64,
+                    "a post line holds no consumed count"
+                );
+            }
+        }
+        assert_eq!(
+            posts
+                .iter()
+                .collect::<std::collections::BTreeSet<_>>()
+                .len(),
+            20
+        );
+    }
 }

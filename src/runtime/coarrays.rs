@@ -4,7 +4,7 @@ use super::registry::{HeapKind, RegKind, Token};
 use super::Runtime;
 use crate::error::{CafError, CafResult};
 
-use crate::engine::{event::SLOT as EVENT_SLOT, lock::SLOT as LOCK_SLOT};
+use crate::engine::{event, lock::SLOT as LOCK_SLOT};
 
 /// gfortran's `caf_register_t`, decoded.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -70,7 +70,7 @@ impl Runtime {
         let (bytes, kind) = match how {
             Register::Static | Register::Coarray => (size, RegKind::Coarray),
             Register::Lock => (size.saturating_mul(LOCK_SLOT), RegKind::Lock),
-            Register::Event => (size.saturating_mul(EVENT_SLOT), RegKind::Event),
+            Register::Event => (event::bytes(size), RegKind::Event),
             Register::TokenOnly => {
                 return Ok((self.component_token(), 0));
             }

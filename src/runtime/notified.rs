@@ -4,6 +4,7 @@
 use super::registry::{RegKind, Token};
 use super::Runtime;
 use crate::engine::attach::Attachment;
+use crate::engine::event;
 use crate::engine::transfer::Side;
 use crate::error::{CafError, CafResult};
 use crate::transport::Place;
@@ -32,12 +33,14 @@ impl Runtime {
         hi: usize,
         on_get: bool,
     ) -> CafResult<Attachment> {
-        let (etok, slot) = self.locate(ev, 8, "the event argument")?;
+        let (etok, at) = self.locate(ev, 8, "the event argument")?;
         if etok.kind != RegKind::Event {
             return Err(CafError::InvalidArgument(
                 "the first argument is not an EVENT_TYPE coarray".into(),
             ));
         }
+        // gfortran addresses element i of an event array 8 bytes per element.
+        let slot = etok.offset + event::slot((at - etok.offset) / 8);
         let (xtok, start) = self.locate(lo, hi - lo, "the attached variable")?;
         if xtok.kind != RegKind::Coarray {
             return Err(CafError::InvalidArgument(
@@ -77,7 +80,7 @@ impl Runtime {
         if !self.attachments.any() {
             return Ok(());
         }
-        for slot in self.attachments.hits(offset, offset + n, is_get) {
+        for &slot in self.attachments.hits(offset, offset + n, is_get).as_slice() {
             self.events().post(image, slot)?;
         }
         Ok(())
