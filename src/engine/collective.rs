@@ -1,3 +1,5 @@
+//! Collectives of at most one cache line run in `coll_small.rs`; larger ones here.
+//!
 //! Collectives over shared buffers: binomial trees in which every image's buffer lives in its
 //! own segment and its tree neighbours reach it directly (one copy per edge, no messages).
 //!
@@ -12,6 +14,7 @@
 //! rewritten for the next collective before its reader has consumed it, even though trees of
 //! consecutive collectives have different roots.
 
+use super::coll_small::{self as small, Fold, Small};
 use super::status::{check_team, publish, ready_or_gone, Op};
 use super::team::Team;
 use super::wait::Waiter;
@@ -31,6 +34,8 @@ pub type Combine<'a> = &'a dyn Fn(&mut [u8], &[u8]) -> CafResult<()>;
 #[derive(Debug)]
 pub struct Collectives {
     levels: [Level; LEVELS],
+    small: Small,
+    cpus: usize,
 }
 
 /// Consumed-message counts of one team level.
@@ -39,12 +44,16 @@ struct Level {
     seen: [AtomicU64; ROUNDS + 1],
 }
 
-impl Default for Collectives {
-    fn default() -> Collectives {
+impl Collectives {
+    /// Collective state for a process that may use `cpus` CPUs (teams larger than that run
+    /// small collectives as a central gather).
+    pub fn new(cpus: usize) -> Collectives {
         Collectives {
             levels: std::array::from_fn(|_| Level {
                 seen: std::array::from_fn(|_| AtomicU64::new(0)),
             }),
+            small: Small::default(),
+            cpus,
         }
     }
 }
@@ -128,6 +137,17 @@ impl Collectives {
         publish(tp, team);
         let (lv, state) = (team.level, &self.levels[team.level]);
         let me = tp.this_image();
+        if small::fits(team, len) {
+            let fold = match kind {
+                Kind::Reduce { combine, .. } => Fold::Reduce(combine),
+                Kind::Broadcast { root } => Fold::Pick(root),
+            };
+            let a = tp.direct(tp.this_image(), buf).expect("own segment is mapped");
+            // SAFETY: `buf` is this image's live collective buffer of `len` bytes.
+            let data = unsafe { std::slice::from_raw_parts_mut(a as *mut u8, len) };
+            let crowded = team.len() > self.cpus;
+            return self.small.run(tp, w, team, e, data, fold, crowded);
+        }
         let (root, combine, everywhere) = match kind {
             Kind::Reduce { root, combine } => (root.unwrap_or(0), Some(combine), root.is_none()),
             Kind::Broadcast { root } => (root, None, true),
