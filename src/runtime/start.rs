@@ -155,7 +155,7 @@ pub(super) fn build(
     let (me, n) = (tp.this_image(), tp.num_images());
     let seg_base = tp.direct(me, 0).expect("own segment is mapped");
     let ctrl = Layout { n }.size();
-    let cpus = std::thread::available_parallelism().map_or(1, |c| c.get());
+    let cpus = config::cpus().unwrap_or_else(|e| fail(e));
     // SAFETY: every segment begins with a Header and stays mapped for the life of the process.
     let header = unsafe { &*((seg_base + HEADER) as *const Header) };
     let stats: &'static Stats = Box::leak(Box::new(Stats::new(
