@@ -38,7 +38,13 @@ pub enum Fold<'a> {
 
 /// A payload buffer aligned for any Fortran type a combine may load.
 #[repr(C, align(16))]
-struct Scratch([u8; SLOT_BYTES]);
+pub struct Inline(pub [u8; SLOT_BYTES]);
+
+impl Default for Inline {
+    fn default() -> Inline {
+        Inline([0; SLOT_BYTES])
+    }
+}
 
 /// Slot messages consumed by this image, per team level, parity and step.
 #[derive(Debug, Default)]
@@ -74,7 +80,7 @@ impl Small {
         let rem = n - m;
         let parity = (e & 1) as usize;
         let slot = |step| Layout::small(lv, SmallLine::Step { parity, step });
-        let recv = |step: usize, out: &mut Scratch| -> CafResult<()> {
+        let recv = |step: usize, out: &mut Inline| -> CafResult<()> {
             let at = slot(step);
             let want = self.seen[lv][parity * SMALL_STEPS + step].fetch_add(1, Ordering::Relaxed);
             w.block(|| ready_or_gone(|| count(tp, tp.this_image(), at) > want, &gone))?;
@@ -87,7 +93,7 @@ impl Small {
             tp.fetch_op(image, slot(step), 8, AtomicOp::Add, 1);
             tp.ring(image);
         };
-        let mut theirs = Scratch([0; SLOT_BYTES]);
+        let mut theirs = Inline::default();
         if r < 2 * rem && r % 2 == 0 {
             send(r + 1, 0, data);
             recv(0, &mut theirs)?;
@@ -147,8 +153,8 @@ fn gather(
     if tp.fetch_op(leader, arrive, 8, AtomicOp::Add, 1) + 1 == team.len() as u64 {
         let len = team.members.iter().map(|&j| count(tp, j, mine)).max();
         let len = (len.unwrap_or(0) as usize).min(SLOT_BYTES);
-        let mut acc = Scratch([0; SLOT_BYTES]);
-        let mut theirs = Scratch([0; SLOT_BYTES]);
+        let mut acc = Inline::default();
+        let mut theirs = Inline::default();
         let acc = &mut acc.0[..len];
         load(tp, team.members[0], mine, acc);
         for (k, &j) in team.members.iter().enumerate().skip(1) {
@@ -172,7 +178,7 @@ fn gather(
 fn join(
     fold: Fold,
     acc: &mut [u8],
-    theirs: &Scratch,
+    theirs: &Inline,
     left: bool,
     ranks: std::ops::Range<usize>,
 ) -> CafResult<()> {
@@ -181,7 +187,7 @@ fn join(
         Fold::Pick(root) if ranks.contains(&root) => acc.copy_from_slice(theirs),
         Fold::Pick(_) => {}
         Fold::Reduce(combine) if left => {
-            let mut out = Scratch([0; SLOT_BYTES]);
+            let mut out = Inline::default();
             let out = &mut out.0[..acc.len()];
             out.copy_from_slice(theirs);
             combine(out, acc)?;

@@ -1,4 +1,5 @@
-//! Collectives of at most one cache line run in `coll_small.rs`; larger ones here.
+//! Collectives of at most one cache line run in `coll_small.rs` ([`Collectives::run_small`]);
+//! larger ones here.
 //!
 //! Collectives over shared buffers: binomial trees in which every image's buffer lives in its
 //! own segment and its tree neighbours reach it directly (one copy per edge, no messages).
@@ -14,7 +15,7 @@
 //! rewritten for the next collective before its reader has consumed it, even though trees of
 //! consecutive collectives have different roots.
 
-use super::coll_small::{self as small, Fold, Small};
+use super::coll_small::{Fold, Small};
 use super::status::{check_team, publish, ready_or_gone, Op};
 use super::team::Team;
 use super::wait::Waiter;
@@ -122,6 +123,26 @@ fn post(tp: &dyn Transport, image: usize, offset: usize, buf: usize) {
 }
 
 impl Collectives {
+    /// Runs one collective over `team` whose payload fits a slot ([`super::coll_small::fits`]) on `data`,
+    /// this image's value, replaced by the result on every image.
+    pub fn run_small(
+        &self,
+        tp: &dyn Transport,
+        w: &Waiter,
+        team: &Team,
+        data: &mut [u8],
+        kind: Kind,
+    ) -> CafResult<()> {
+        let e = team.enter_collective();
+        publish(tp, team);
+        let fold = match kind {
+            Kind::Reduce { combine, .. } => Fold::Reduce(combine),
+            Kind::Broadcast { root } => Fold::Pick(root),
+        };
+        let crowded = team.len() > self.cpus;
+        self.small.run(tp, w, team, e, data, fold, crowded)
+    }
+
     /// Runs one collective over `team` on this image's buffer of `len` bytes at segment offset
     /// `buf` (which must stay allocated until this returns).
     pub fn run(
@@ -137,17 +158,6 @@ impl Collectives {
         publish(tp, team);
         let (lv, state) = (team.level, &self.levels[team.level]);
         let me = tp.this_image();
-        if small::fits(team, len) {
-            let fold = match kind {
-                Kind::Reduce { combine, .. } => Fold::Reduce(combine),
-                Kind::Broadcast { root } => Fold::Pick(root),
-            };
-            let a = tp.direct(tp.this_image(), buf).expect("own segment is mapped");
-            // SAFETY: `buf` is this image's live collective buffer of `len` bytes.
-            let data = unsafe { std::slice::from_raw_parts_mut(a as *mut u8, len) };
-            let crowded = team.len() > self.cpus;
-            return self.small.run(tp, w, team, e, data, fold, crowded);
-        }
         let (root, combine, everywhere) = match kind {
             Kind::Reduce { root, combine } => (root.unwrap_or(0), Some(combine), root.is_none()),
             Kind::Broadcast { root } => (root, None, true),
