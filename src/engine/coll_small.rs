@@ -83,7 +83,7 @@ impl Small {
         let recv = |step: usize, out: &mut Inline| -> CafResult<()> {
             let at = slot(step);
             let want = self.seen[lv][parity * SMALL_STEPS + step].fetch_add(1, Ordering::Relaxed);
-            w.block(|| ready_or_gone(|| count(tp, tp.this_image(), at) > want, &gone))?;
+            w.block(|| ready_or_gone(|| count(tp, tp.this_image(), at) > want, gone))?;
             load(tp, tp.this_image(), at, &mut out.0[..len]);
             Ok(())
         };
