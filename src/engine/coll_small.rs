@@ -151,6 +151,10 @@ fn gather(
     // it reports as an error) cannot truncate the others' result.
     tp.fetch_op(me, mine, 8, AtomicOp::Swap, data.len() as u64);
     if tp.fetch_op(leader, arrive, 8, AtomicOp::Add, 1) + 1 == team.len() as u64 {
+        // After a member terminated, arrivals of failed gathers stay counted, so reaching n
+        // proves nothing: publish only if every member entered this gather (the waiters then
+        // find the error themselves).
+        gone()?;
         let len = team.members.iter().map(|&j| count(tp, j, mine)).max();
         let len = (len.unwrap_or(0) as usize).min(SLOT_BYTES);
         let mut acc = Inline::default();
