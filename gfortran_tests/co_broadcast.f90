@@ -2,6 +2,7 @@
 ! array, a derived type, from different source images, with STAT=.
 ! test: images 1 3 4
 ! test: scalable
+! test: vary FERROCAF_CPUS=1,64
 ! test: count {n} PASS
 program co_broadcast_test
   implicit none

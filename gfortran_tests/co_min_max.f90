@@ -2,6 +2,7 @@
 ! and 2), with and without RESULT_IMAGE=, and with STAT=.
 ! test: images 1 3 4
 ! test: scalable
+! test: vary FERROCAF_CPUS=1,64
 ! test: count {n} PASS
 program co_min_max
   implicit none

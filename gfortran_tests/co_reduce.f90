@@ -7,6 +7,7 @@
 ! pointer at -O0 and crashes (ICE in tree-ssa-sccvn) at -O1.
 ! test: images 1 2 3 4
 ! test: scalable
+! test: vary FERROCAF_CPUS=1,64
 ! test: count {n} PASS
 module ops
   use iso_c_binding, only: c_char

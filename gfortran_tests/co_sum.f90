@@ -1,8 +1,9 @@
 ! Tests: CO_SUM on integer, real(8) and complex scalars and on rank-1 and rank-2 arrays, with
 ! the result on all images and with RESULT_IMAGE= (other images' arguments become undefined, so
 ! only the result image is checked), and with STAT=/ERRMSG=.
-! test: images 1 3 4
+! test: images 1 3 4 6
 ! test: scalable
+! test: vary FERROCAF_CPUS=1,64
 ! test: count {n} PASS
 program co_sum_test
   implicit none

@@ -3,6 +3,7 @@
 ! ALL and CO_SUM follow the inner team; after its END TEAM the middle team is current again and
 ! its collectives still work; a coarray allocated in the middle team survives the inner team.
 ! test: images 4 8
+! test: vary FERROCAF_CPUS=1,64
 ! test: count {n} PASS
 program teams_nested
   use iso_fortran_env, only: team_type

@@ -43,6 +43,8 @@ fn invalid_variables_are_refused_before_any_image_starts() {
         ("FERROCAF_HEAP_SIZE", "0", "FERROCAF_HEAP_SIZE=\"0\""),
         ("FERROCAF_HEAP_SIZE", "16T", "lower FERROCAF_HEAP_SIZE"),
         ("FERROCAF_SPIN", "-1", "FERROCAF_SPIN=\"-1\""),
+        ("FERROCAF_CPUS", "0", "FERROCAF_CPUS=\"0\""),
+        ("FERROCAF_CPUS", "two", "FERROCAF_CPUS=\"two\""),
         ("FERROCAF_EVENTS", "bogus", "FERROCAF_EVENTS=\"bogus\""),
     ];
     for (var, value, expect) in cases {

@@ -16,6 +16,7 @@ fn ferrocaf(args: &[&str]) -> Command {
         "GFORTRAN_NUM_IMAGES",
         "FERROCAF_HEAP_SIZE",
         "FERROCAF_SPIN",
+        "FERROCAF_CPUS",
         "FERROCAF_EVENTS",
         "FERROCAF_STATS",
         "FERROCAF_JOB",

@@ -91,6 +91,9 @@ fn central(tp: &dyn Transport, w: &Waiter, team: &Team, e: u64) -> CafResult<()>
     );
     let g = tp.fetch_op(leader, gen, 8, AtomicOp::Load, 0);
     if tp.fetch_op(leader, arrive, 8, AtomicOp::Add, 1) + 1 == team.len() as u64 {
+        // Arrivals of barriers that failed (a member terminated) stay counted: reaching n
+        // completes this barrier only if every member entered it.
+        check_team(tp, team, Op::Barrier, e)?;
         tp.fetch_op(leader, arrive, 8, AtomicOp::Swap, 0);
         tp.fetch_op(leader, gen, 8, AtomicOp::Add, 1);
         team.members.iter().for_each(|&j| tp.ring(j));

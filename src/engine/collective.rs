@@ -1,3 +1,6 @@
+//! Collectives of at most one cache line run in `coll_small.rs` ([`Collectives::run_small`]);
+//! larger ones here.
+//!
 //! Collectives over shared buffers: binomial trees in which every image's buffer lives in its
 //! own segment and its tree neighbours reach it directly (one copy per edge, no messages).
 //!
@@ -12,6 +15,7 @@
 //! rewritten for the next collective before its reader has consumed it, even though trees of
 //! consecutive collectives have different roots.
 
+use super::coll_small::{Fold, Small};
 use super::status::{check_team, publish, ready_or_gone, Op};
 use super::team::Team;
 use super::wait::Waiter;
@@ -31,6 +35,8 @@ pub type Combine<'a> = &'a dyn Fn(&mut [u8], &[u8]) -> CafResult<()>;
 #[derive(Debug)]
 pub struct Collectives {
     levels: [Level; LEVELS],
+    small: Small,
+    cpus: usize,
 }
 
 /// Consumed-message counts of one team level.
@@ -39,12 +45,16 @@ struct Level {
     seen: [AtomicU64; ROUNDS + 1],
 }
 
-impl Default for Collectives {
-    fn default() -> Collectives {
+impl Collectives {
+    /// Collective state for a process that may use `cpus` CPUs (teams larger than that run
+    /// small collectives as a central gather).
+    pub fn new(cpus: usize) -> Collectives {
         Collectives {
             levels: std::array::from_fn(|_| Level {
                 seen: std::array::from_fn(|_| AtomicU64::new(0)),
             }),
+            small: Small::default(),
+            cpus,
         }
     }
 }
@@ -113,6 +123,26 @@ fn post(tp: &dyn Transport, image: usize, offset: usize, buf: usize) {
 }
 
 impl Collectives {
+    /// Runs one collective over `team` whose payload fits a slot ([`super::coll_small::fits`]) on `data`,
+    /// this image's value, replaced by the result on every image.
+    pub fn run_small(
+        &self,
+        tp: &dyn Transport,
+        w: &Waiter,
+        team: &Team,
+        data: &mut [u8],
+        kind: Kind,
+    ) -> CafResult<()> {
+        let e = team.enter_collective();
+        publish(tp, team);
+        let fold = match kind {
+            Kind::Reduce { combine, .. } => Fold::Reduce(combine),
+            Kind::Broadcast { root } => Fold::Pick(root),
+        };
+        let crowded = team.len() > self.cpus;
+        self.small.run(tp, w, team, e, data, fold, crowded)
+    }
+
     /// Runs one collective over `team` on this image's buffer of `len` bytes at segment offset
     /// `buf` (which must stay allocated until this returns).
     pub fn run(

@@ -5,6 +5,7 @@ pub mod alloc;
 pub mod atomic;
 pub mod attach;
 pub mod barrier;
+pub mod coll_small;
 pub mod collective;
 pub mod convert;
 mod convert_char;

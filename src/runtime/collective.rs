@@ -2,6 +2,7 @@
 //! image's segment, run the engine's tree, unpack once where the result is defined.
 
 use super::Runtime;
+use crate::engine::coll_small::{self, Inline};
 use crate::engine::collective::{Combine, Kind};
 use crate::engine::stats::WaitKind;
 use crate::error::{CafError, CafResult};
@@ -69,6 +70,26 @@ impl Runtime {
         let missing = base == 0;
         let n = if missing { 0 } else { count(dims) };
         let bytes = n * elem;
+        if coll_small::fits(&self.team, bytes) {
+            // One cache line at most: packed on the stack, sent inline (no buffer in the heap).
+            let mut inline = Inline::default();
+            let data = &mut inline.0[..bytes];
+            let at = data.as_mut_ptr() as usize;
+            if !missing {
+                // SAFETY: `base`/`dims` describe the caller's array; `data` has `bytes` bytes.
+                unsafe { copy(elem, at, &contiguous(n, elem), base, dims) };
+            }
+            let r = {
+                let _kind = self.stats.during(WaitKind::Collective);
+                self.collectives
+                    .run_small(self.tp, &self.waiter, &self.team, data, kind)
+            };
+            if r.is_ok() && receives && !missing {
+                // SAFETY: as above, in the other direction.
+                unsafe { copy(elem, base, dims, at, &contiguous(n, elem)) };
+            }
+            return finish(r, missing);
+        }
         let off = Runtime::heap(&self.local).alloc(bytes)?;
         let buf = self.local_addr(off);
         let packed = contiguous(n, elem);
@@ -86,11 +107,46 @@ impl Runtime {
             unsafe { CopyPlan::new(elem, dims, &packed).run(base, buf) };
         }
         Runtime::heap(&self.local).free(off);
-        if r.is_ok() && missing {
-            return Err(CafError::InvalidArgument(
-                "the collective's argument is not allocated on this image".into(),
-            ));
-        }
-        r
+        finish(r, missing)
     }
+}
+
+/// The collective's outcome on this image: an unallocated argument is an error once the
+/// collective has run.
+fn finish(r: CafResult<()>, missing: bool) -> CafResult<()> {
+    if r.is_ok() && missing {
+        return Err(CafError::InvalidArgument(
+            "the collective's argument is not allocated on this image".into(),
+        ));
+    }
+    r
+}
+
+/// Copies `elem`-byte elements from `src` (layout `from`) to `dst` (layout `to`): one
+/// `memcpy` when both are dense, else through a copy plan.
+///
+/// # Safety
+/// Both layouts must describe memory valid for the copy, with the same element count.
+unsafe fn copy(elem: usize, dst: usize, to: &[Dim], src: usize, from: &[Dim]) {
+    if dense(to, elem) && dense(from, elem) {
+        // SAFETY: the caller's contract; dense layouts are `count * elem` contiguous bytes.
+        unsafe {
+            std::ptr::copy_nonoverlapping(src as *const u8, dst as *mut u8, count(to) * elem)
+        };
+        return;
+    }
+    // SAFETY: the caller's contract.
+    unsafe { CopyPlan::new(elem, to, from).run(dst, src) };
+}
+
+/// Whether `dims` lays its elements out contiguously, in order, from offset 0.
+fn dense(dims: &[Dim], elem: usize) -> bool {
+    let mut next = elem as isize;
+    for d in dims.iter().filter(|d| d.extent != 1) {
+        if d.stride != next {
+            return false;
+        }
+        next *= d.extent as isize;
+    }
+    true
 }

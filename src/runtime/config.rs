@@ -19,6 +19,7 @@ pub const VARIABLES: &[(&str, &str)] = &[
     ("GFORTRAN_NUM_IMAGES", "same as FERROCAF_NUM_IMAGES (GCC 16 convention); FERROCAF_NUM_IMAGES wins"),
     ("FERROCAF_HEAP_SIZE", "bytes of symmetric coarray heap per image, with optional K/M/G/T suffix (default 1G)"),
     ("FERROCAF_SPIN", "spin iterations before a wait sleeps; 0 = sleep at once (default: 2000, 0 when oversubscribed)"),
+    ("FERROCAF_CPUS", "CPUs the images share, which choose the barrier and small-collective algorithms and the spin default (default: CPUs available)"),
     ("FERROCAF_EVENTS", "how EVENT POST/WAIT work: atomic (counter), p2p (eager messages) or notified (matching engine); default atomic"),
     ("FERROCAF_TRANSPORT", "shm (one machine, the default) or mpi (default when started by an MPI launcher; needs the `mpi` feature)"),
     ("FERROCAF_MPI_SHM", "0 = over MPI, reach on-node images through RMA too instead of a shared-memory window (default 1)"),
@@ -149,13 +150,20 @@ pub fn mpi_shm() -> Result<bool, ConfigError> {
     Ok(read("FERROCAF_MPI_SHM", parse)?.unwrap_or(true))
 }
 
-/// Spin iterations before sleeping, given the image count (images share the CPUs this
-/// process may use).
+/// CPUs the images share (FERROCAF_CPUS, default: the CPUs this process may use). Teams
+/// larger than this use the algorithms made for oversubscription.
+pub fn cpus() -> Result<usize, ConfigError> {
+    let parse = |v: &str, t: &str| match t.trim().parse::<usize>() {
+        Ok(c) if c > 0 => Ok(c),
+        _ => Err(ConfigError(format!("{v}={t:?} is not a positive number"))),
+    };
+    let available = std::thread::available_parallelism().map_or(1, |n| n.get());
+    Ok(read("FERROCAF_CPUS", parse)?.unwrap_or(available))
+}
+
+/// Spin iterations before sleeping, given the image count (images share [`cpus`]).
 pub fn spin(n_images: usize) -> Result<u32, ConfigError> {
-    spin_on(
-        n_images,
-        std::thread::available_parallelism().map_or(1, |n| n.get()),
-    )
+    spin_on(n_images, cpus()?)
 }
 
 /// Spin iterations before sleeping for `n_images` images sharing `cpus` processors.
@@ -174,6 +182,7 @@ pub fn validate(n_images: usize) -> Result<(), ConfigError> {
     heap_size()?;
     transport()?;
     mpi_shm()?;
+    cpus()?;
     spin(n_images)?;
     events()?;
     stats()?;

@@ -3,6 +3,7 @@
 use super::{config, Runtime};
 use crate::engine::alloc::Heap;
 use crate::engine::barrier::Barrier;
+use crate::engine::collective::Collectives;
 use crate::engine::notify::Notifier;
 use crate::engine::stats::Stats;
 use crate::engine::sync_images::SyncImages;
@@ -154,6 +155,7 @@ pub(super) fn build(
     let (me, n) = (tp.this_image(), tp.num_images());
     let seg_base = tp.direct(me, 0).expect("own segment is mapped");
     let ctrl = Layout { n }.size();
+    let cpus = config::cpus().unwrap_or_else(|e| fail(e));
     // SAFETY: every segment begins with a Header and stays mapped for the life of the process.
     let header = unsafe { &*((seg_base + HEADER) as *const Header) };
     let stats: &'static Stats = Box::leak(Box::new(Stats::new(
@@ -167,8 +169,8 @@ pub(super) fn build(
         n,
         team: super::teams::Teams::new(Team::initial(n, me)),
         waiter: Waiter::new(header, job, tp, spin, stats),
-        barrier: Barrier::new(std::thread::available_parallelism().map_or(1, |c| c.get())),
-        collectives: Default::default(),
+        barrier: Barrier::new(cpus),
+        collectives: Collectives::new(cpus),
         notifier: Notifier::new(stats),
         attachments: Default::default(),
         event_strategy: config::events().unwrap_or_else(|e| fail(e)),

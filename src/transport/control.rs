@@ -86,12 +86,20 @@ pub const JOB: usize = 2 * LINE;
 /// Offset of the team levels: [`LEVELS`] blocks of [`LEVEL_LINES`] lines. Each holds the barrier
 /// round flags (`ROUNDS` padded counters), then the collective mailboxes (one [`Mailbox`] line
 /// per binomial-tree level, written by the child at that level, then the line written by the
-/// parent), then the [`Published`] line.
+/// parent), then the [`Published`] line, then the slot lines of small collectives
+/// ([`Layout::small`]).
 pub const BARRIER: usize = 3 * LINE;
 /// Lines reserved for collectives in each level.
 pub const COLL_LINES: usize = ROUNDS + 1;
+/// Steps of a small collective with their own receive slot: the fold step of a team that is
+/// not a power of two, then one recursive-doubling round per bit of the largest power of two
+/// (12 rounds: 4096 images; larger teams use the tree).
+pub const SMALL_STEPS: usize = 13;
+/// Small-collective slots per level: two sets of [`SMALL_STEPS`] (by collective parity), then
+/// the central gather's own contribution, arrival counter and result lines.
+pub const SMALL_LINES: usize = 2 * SMALL_STEPS + 3;
 /// Lines per team level.
-pub const LEVEL_LINES: usize = ROUNDS + COLL_LINES + 1;
+pub const LEVEL_LINES: usize = ROUNDS + COLL_LINES + 1 + SMALL_LINES;
 /// Offset of the per-source sync-images counters.
 pub const SYNC_IMAGES: usize = BARRIER + LEVELS * LEVEL_LINES * LINE;
 
@@ -104,6 +112,28 @@ pub struct Mailbox {
     pub count: AtomicU64,
     /// Offset of the sender's buffer in the sender's segment.
     pub offset: AtomicU64,
+}
+
+/// Payload bytes of a small-collective slot: a line holding a message count (u64, bumped
+/// after the payload is written), then the payload.
+pub const SLOT_BYTES: usize = LINE - 8;
+
+/// Which small-collective line of a team level (see [`Layout::small`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SmallLine {
+    /// Receive slot of step `step` (0: fold, 1 + r: round r) for collectives of `parity`.
+    Step {
+        /// Collective number modulo 2.
+        parity: usize,
+        /// Fold (0) or recursive-doubling round + 1.
+        step: usize,
+    },
+    /// This image's contribution to a central gather (written by itself).
+    Mine,
+    /// The central gather's arrival counter (the team leader's is used).
+    Arrive,
+    /// The central gather's result: count = generation, data = result (the leader's is used).
+    Result,
 }
 
 /// What an image last published about its team at one level, for peers that find it
@@ -137,6 +167,19 @@ impl Layout {
     /// Offset of the [`Published`] line of team level `level`.
     pub fn published(level: usize) -> usize {
         Layout::level(level) + (ROUNDS + COLL_LINES) * LINE
+    }
+    /// Offset of small-collective line `which` at team level `level`.
+    pub fn small(level: usize, which: SmallLine) -> usize {
+        let k = match which {
+            SmallLine::Step { parity, step } => {
+                debug_assert!(parity < 2 && step < SMALL_STEPS);
+                parity * SMALL_STEPS + step
+            }
+            SmallLine::Mine => 2 * SMALL_STEPS,
+            SmallLine::Arrive => 2 * SMALL_STEPS + 1,
+            SmallLine::Result => 2 * SMALL_STEPS + 2,
+        };
+        Layout::published(level) + (1 + k) * LINE
     }
     /// Offset of the counter that image `src` bumps when it syncs with this image.
     pub fn sync_from(src: usize) -> usize {
