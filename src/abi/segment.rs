@@ -93,8 +93,13 @@ impl Chase for Segment<'_> {
 
     fn array(&self, addr: usize) -> CafResult<(usize, Vec<ArrayDim>)> {
         self.check(addr, HEADER)?;
-        // One read of the largest descriptor that fits (one round trip over RMA); the rank
-        // found in it says how much of it is real.
+        if let Some(p) = self.tp.direct(self.image, addr - self.lo) {
+            // SAFETY: the header lies in a mapped segment (checked above); `dims` reads no
+            // dimension before checking that it lies there too.
+            return self.dims(addr, unsafe { &*(p as *const GfcDescriptor) });
+        }
+        // One read of the largest descriptor that fits (one round trip); the rank found in
+        // it says how much of it is real.
         let len = size_of::<GfcDescriptor>().min(self.hi - addr);
         // SAFETY: a descriptor is integers and a raw pointer: all-zero bytes are a valid value.
         let mut d: GfcDescriptor = unsafe { std::mem::zeroed() };
@@ -102,6 +107,14 @@ impl Chase for Segment<'_> {
         let bytes =
             unsafe { std::slice::from_raw_parts_mut((&mut d as *mut GfcDescriptor).cast(), len) };
         self.read(addr, bytes)?;
+        self.dims(addr, &d)
+    }
+}
+
+impl Segment<'_> {
+    /// The data address and dimensions of descriptor `d`, the image's descriptor at `addr` or
+    /// a copy of it: `(0, [])` when unallocated; its dimensions must lie in the segment.
+    fn dims(&self, addr: usize, d: &GfcDescriptor) -> CafResult<(usize, Vec<ArrayDim>)> {
         if d.base_addr.is_null() {
             // An unallocated array: the rest of its descriptor may be uninitialised.
             return Ok((0, Vec::new()));
