@@ -1,7 +1,6 @@
 ! A section of an allocatable coarray read into an allocatable (reallocated) local array: gfortran
 ! 12 emits get_by_ref with an ARRAY reference on the coarray's own descriptor for this.
 ! test: images 2 3
-! test: requires shm
 ! test: stdout PASS
 program asec
   implicit none

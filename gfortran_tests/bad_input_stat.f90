@@ -9,7 +9,6 @@
 ! - an ALLOCATE larger than the symmetric heap with STAT= fails with a message naming
 !   FERROCAF_HEAP_SIZE and leaves every image's heap as it was: a smaller coarray allocated
 !   afterwards is at the same place everywhere (checked through coindexed writes).
-! test: requires shm
 ! test: images 1 2 3
 ! test: scalable
 ! test: env FERROCAF_HEAP_SIZE=16M

@@ -1,6 +1,5 @@
 ! Tests: a section of a remote allocatable component outside its bounds is an error naming the
 ! subscript and the bounds (the runtime reads the remote descriptor), not a wild read.
-! test: requires shm
 ! test: images 2
 ! test: exit nonzero
 ! test: stderr subscript 11 is out of bounds (1:10)

@@ -1,6 +1,5 @@
 ! Tests: reading an allocatable component that is not allocated on the target image is an
 ! error with a clear message, not a crash or a read through a null pointer.
-! test: requires shm
 ! test: images 2
 ! test: exit nonzero
 ! test: stderr not allocated on image 2

@@ -2,7 +2,6 @@
 ! ARRAY reference on the coarray's own descriptor (d(2)[j]%v(1:3) = ..., x = d(1)[j]%v(2),
 ! allocated(d(2)[j]%v), d(i)[j]%v = e(k)[l]%v), with lower bounds other than 1 and a 2-D
 ! coarray; also a static derived-type coarray array (STATIC_ARRAY first link).
-! test: requires shm
 ! test: images 2 3
 ! test: count {n} PASS
 program derived_alloc_coarray_array

@@ -5,7 +5,6 @@
 ! an element of a coarray array (c(1)[j]%b(1:n) = ...), component-to-component copies between
 ! two other images, and a read into an unallocated allocatable (reallocation). (A scalar
 ! allocatable CHARACTER component is avoided: gfortran 12 miscompiles its initialisation.)
-! test: requires shm
 ! test: images 2 3
 ! test: count {n} PASS
 program derived_alloc_components

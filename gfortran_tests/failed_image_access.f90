@@ -2,7 +2,6 @@
 ! EVENT POST, each with STAT=), while the memory of a stopped image stays readable and
 ! writable; a send without STAT= (gfortran 12 passes none even for x[j, stat=s] = ...) ends the
 ! program with an error naming the failed image.
-! test: requires shm
 ! test: images 3
 ! test: stdout READS PASS
 ! test: stderr image 2 has failed

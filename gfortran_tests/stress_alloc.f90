@@ -2,7 +2,6 @@
 ! coarray (symmetric heap) and of an allocatable component of a coarray (local heap), each
 ! used between; resident memory stays flat (at most 1 MiB growth after the first 100 cycles)
 ! and the heaps end where they started (a big coarray still fits afterwards).
-! test: requires shm
 ! test: images 2 3
 ! test: env FERROCAF_HEAP_SIZE=64M
 ! test: count {n} PASS

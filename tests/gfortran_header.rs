@@ -64,6 +64,8 @@ fn errors_name_the_line() {
     assert!(parse("! test: images 2\n! test: timeout soon\n").is_err());
     assert!(parse("! test: images 2\n! test: env FOO\n").is_err());
     assert!(parse("! test: images 2\n! test: count PASS\n").is_err());
+    let e = parse("! test: images 2\n! test: requires shm\n").unwrap_err();
+    assert!(e.contains("unknown capability `shm`"), "{e}");
 }
 
 #[test]

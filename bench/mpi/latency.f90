@@ -1,17 +1,24 @@
 ! Latency micro-benchmarks over 2 images, for any coarray runtime (ferrocaf, OpenCoarrays):
-! put and get of one integer (blocking, round trip of a coindexed access), event ping-pong
-! (post to the other image, wait for its answer) and SYNC ALL. Prints microseconds per
-! operation (ping-pong: per one-way trip).
+! put and get of one integer (blocking, round trip of a coindexed access), the same through an
+! allocatable component (c[j]%b(1): send_by_ref/get_by_ref, which first read the remote
+! descriptor), event ping-pong (post to the other image, wait for its answer) and SYNC ALL.
+! Prints microseconds per operation (ping-pong: per one-way trip).
 program latency
   use iso_fortran_env, only: event_type, int64
   implicit none
   integer, parameter :: iters = 20000
+  type box
+    integer, allocatable :: b(:)
+  end type box
   integer :: x[*], y, i, me, peer
+  type(box) :: c[*]
   type(event_type) :: ev[*]
   integer(int64) :: t0, t1, rate
   me = this_image()
   peer = 3 - me
   x = 0
+  allocate (c%b(4))
+  c%b = 0
   sync all
   if (me == 1) then
     call system_clock(t0, rate)
@@ -26,6 +33,18 @@ program latency
     end do
     call system_clock(t1)
     call report('get', t0, t1, iters)
+    call system_clock(t0)
+    do i = 1, iters
+      c[peer]%b(1) = i
+    end do
+    call system_clock(t1)
+    call report('put to a component', t0, t1, iters)
+    call system_clock(t0)
+    do i = 1, iters
+      y = c[peer]%b(1)
+    end do
+    call system_clock(t1)
+    call report('get from a component', t0, t1, iters)
   end if
   sync all
   call system_clock(t0, rate)

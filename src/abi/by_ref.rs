@@ -5,7 +5,8 @@
 use super::descriptor::GfcDescriptor;
 use super::errors::finish;
 use super::realloc::fit;
-use super::refs::{decode, CafRef, Segment};
+use super::refs::{decode, CafRef};
+use super::segment::Segment;
 use super::transfer::local;
 use super::CafToken;
 use crate::engine::refs::{walk, Target};
@@ -13,12 +14,12 @@ use crate::engine::transfer::{transfer, Side};
 use crate::engine::types::{Class, Ty};
 use crate::error::{CafError, CafResult};
 use crate::runtime::{self, Runtime};
-use crate::transport::{Layout, Place};
+use crate::transport::Layout;
 use std::ffi::c_int;
 
 /// Walks `refs` on image `image` of the coarray of `token`: `Ok(None)` if an allocatable
-/// component on the way is not allocated; otherwise the target, its segment, its 0-based
-/// image and the item size.
+/// component on the way is not allocated; otherwise the target (in that image's address
+/// space), its segment and the item size.
 ///
 /// # Safety
 /// `token` was created by this runtime; `refs` is a valid chain.
@@ -27,31 +28,19 @@ unsafe fn locate(
     token: CafToken,
     image: c_int,
     refs: *const CafRef,
-) -> CafResult<(Option<Target>, Segment, usize, usize)> {
+) -> CafResult<(Option<Target>, Segment<'static>, usize)> {
     let img = rt.target(image as i64)?;
     // SAFETY: guaranteed by the caller.
     let (t, (chain, item)) = unsafe { (super::token(token), decode(refs)?) };
-    // The walk follows pointers the target stored in its own memory: valid here only for
-    // this image's memory or a transport mapping every segment at the same address.
-    let mapped = img == rt.me || rt.tp.same_address();
-    let lo = rt.tp.direct(img, 0).filter(|_| mapped).ok_or_else(|| {
-        CafError::InvalidArgument(
-            "references to components of another image's coarray (*_by_ref) need the \
-             shared-memory transport; they are not supported over MPI yet"
-                .into(),
-        )
-    })?;
-    let seg = Segment {
-        lo,
-        hi: lo + rt.seg_size,
-    };
+    // The walk follows pointers the target stored in its own memory, so it runs in the
+    // target's address space; the segment translates and reads.
+    let seg = Segment::new(rt.tp, img, rt.seg_size);
     // SAFETY: a recorded descriptor is the allocatable coarray variable itself, valid while
     // the coarray is allocated (it is: compiled code holds its token).
     let own = (t.desc != 0).then(|| unsafe { &*(t.desc as *const GfcDescriptor) }.array_dims());
     Ok((
-        walk(lo + t.offset, own.as_deref(), &chain, &seg)?,
+        walk(seg.lo + t.offset, own.as_deref(), &chain, &seg)?,
         seg,
-        img,
         item,
     ))
 }
@@ -70,7 +59,7 @@ unsafe fn remote(
     kind: c_int,
 ) -> CafResult<(Side, Vec<usize>)> {
     // SAFETY: forwarded from the caller.
-    let (target, seg, img, item) = unsafe { locate(rt, token, image, refs) }?;
+    let (target, seg, item) = unsafe { locate(rt, token, image, refs) }?;
     let target = target.ok_or_else(|| {
         CafError::InvalidArgument(format!(
             "an allocatable component is not allocated on image {image}"
@@ -89,10 +78,7 @@ unsafe fn remote(
         kind.clamp(1, 255) as u8
     };
     let side = Side {
-        place: Place::Remote {
-            image: img,
-            offset: addr - seg.lo,
-        },
+        place: seg.place(addr),
         layout,
         ty: Ty::new(class, kind, item),
     };

@@ -15,6 +15,7 @@ pub mod memory;
 pub mod random;
 pub mod realloc;
 pub mod refs;
+pub mod segment;
 pub mod status;
 pub mod stop;
 pub mod sync;

@@ -1,10 +1,8 @@
 //! gfortran's `caf_reference_t` chains (the `*_by_ref` entry points) decoded into engine
-//! [`Ref`]s, and the loads the walk makes on the target image: pointers and array descriptors
-//! of allocatable components, read through the same-address mapping after a bounds check.
+//! [`Ref`]s (the loads the walk makes on the target image are `abi/segment.rs`).
 
-use super::descriptor::GfcDescriptor;
 use super::vector::read_indices;
-use crate::engine::refs::{ArrayDim, Chase, Ref, Sub};
+use crate::engine::refs::{Ref, Sub};
 use crate::error::{CafError, CafResult};
 use std::ffi::{c_int, c_void};
 
@@ -128,45 +126,4 @@ unsafe fn subs(a: &ArrRef, stat: bool) -> CafResult<Vec<Sub>> {
         });
     }
     Ok(out)
-}
-
-/// Loads from one image's segment, `[lo, hi)` in this process's address space.
-pub struct Segment {
-    /// First byte of the segment.
-    pub lo: usize,
-    /// One past its last byte.
-    pub hi: usize,
-}
-
-impl Segment {
-    /// Checks that `len` bytes at `addr` lie in the segment.
-    pub fn check(&self, addr: usize, len: usize) -> CafResult<()> {
-        if addr >= self.lo && addr.checked_add(len).is_some_and(|e| e <= self.hi) {
-            Ok(())
-        } else {
-            Err(CafError::InvalidArgument(format!(
-                "a component reference leads outside the target image's memory (address {addr:#x})"
-            )))
-        }
-    }
-}
-
-impl Chase for Segment {
-    fn load_ptr(&self, addr: usize) -> CafResult<usize> {
-        self.check(addr, 8)?;
-        // SAFETY: the word lies in a mapped segment (checked above).
-        Ok(unsafe { (addr as *const usize).read_unaligned() })
-    }
-
-    fn array(&self, addr: usize) -> CafResult<(usize, Vec<ArrayDim>)> {
-        self.check(addr, 40)?;
-        // SAFETY: the header lies in a mapped segment (checked above).
-        let d = unsafe { &*(addr as *const GfcDescriptor) };
-        if d.base_addr.is_null() {
-            // An unallocated array: the rest of its descriptor may be uninitialised.
-            return Ok((0, Vec::new()));
-        }
-        self.check(addr, 40 + 24 * d.rank())?;
-        Ok((d.base_addr as usize, d.array_dims()))
-    }
 }

@@ -1,7 +1,8 @@
 //! Reference chains of `*_by_ref` accesses (Fortran 2018 9.4.2 data references such as
 //! `c(2)[j]%b(1:n:2)`): where on the target image the designated elements lie and what shape
-//! they have. Pointers to allocatable components are chased with plain loads through the
-//! same-address mapping; the caller supplies those loads ([`Chase`]) and the decoded chain.
+//! they have. The walk runs in the target image's address space, chasing the pointers to
+//! allocatable components that image stored; the caller supplies those loads ([`Chase`]) and
+//! the decoded chain.
 //!
 //! Fortran allows at most one part reference of nonzero rank (C918), and no allocatable or
 //! pointer component to its right (C919), so a chain is: dereferences and constant offsets

@@ -115,10 +115,13 @@ pub trait Transport: Send + Sync {
     /// Lets the transport make progress and makes remote updates of this image's memory
     /// visible to its loads; called by waits that poll.
     fn progress(&self) {}
-    /// Capability: every image's segment lies at the same address in every process, so a
-    /// pointer stored in a peer's memory by that peer can be followed here (`*_by_ref`).
-    fn same_address(&self) -> bool {
-        true
+    /// Address of `image`'s segment in that image's own process: a pointer that image stores
+    /// (an allocatable component) to byte `offset` of its segment holds `home + offset`, which
+    /// `*_by_ref` translates back. By default the address at which this process maps the
+    /// segment (every segment at the same address in every process).
+    fn home(&self, image: usize) -> usize {
+        self.direct(image, 0)
+            .expect("a transport that does not map its peers gives their home addresses")
     }
     /// Capability: shutting down is collective (MPI_Finalize), so every process, even a
     /// failed image, must stay until the job ends and then call [`Transport::finish`].

@@ -16,7 +16,7 @@
 //! ! test: vary NAME=a,b,c       run every image count once per value of NAME
 //! ! test: scalable              also run on SCALABLE_IMAGES (16) images: for programs correct on
 //!                               any image count (oversubscription: 16 images on a few cores)
-//! ! test: requires shm          needs a capability: shm or supervisor (skipped under
+//! ! test: requires supervisor   needs ferrocaf's own launcher (skipped under
 //!                               FERROCAF_TEST_LAUNCHER, see launcher.rs)
 //! ```
 
@@ -86,7 +86,7 @@ pub struct Header {
     pub flags: Vec<String>,
     /// A variable whose values each get a run per image count.
     pub vary: Option<(String, Vec<String>)>,
-    /// Transport capabilities the test needs (`shm`: the same-address shared-memory mapping).
+    /// Capabilities the test needs (`supervisor`: ferrocaf's own launcher).
     pub requires: Vec<String>,
 }
 
@@ -182,7 +182,8 @@ fn apply(h: &mut Header, directive: &str) -> Result<(), String> {
             h.counts.push((times, text.trim().to_string()));
         }
         "forbid" => h.forbid.push(rest.to_string()),
-        "requires" => h.requires.push(rest.to_string()),
+        "requires" if rest == "supervisor" => h.requires.push(rest.to_string()),
+        "requires" => return Err(format!("unknown capability `{rest}` (known: supervisor)")),
         "vary" => {
             let (name, values) = rest.split_once('=').ok_or("`vary` needs NAME=a,b,...")?;
             let values: Vec<String> = values.split(',').map(|v| v.trim().to_string()).collect();

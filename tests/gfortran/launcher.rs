@@ -1,7 +1,7 @@
 //! FERROCAF_TEST_LAUNCHER: runs every test program through an external launcher instead of
 //! ferrocaf's own supervisor, e.g. `mpirun --oversubscribe -n {n}` for the MPI transport
 //! (`{n}` is replaced by the image count). Tests that need a capability the launched
-//! transport lacks say so in their header (`! test: requires shm`) and are skipped, by name.
+//! transport lacks say so in their header (`! test: requires supervisor`) and are skipped, by name.
 
 use std::path::Path;
 use std::process::Command;
@@ -13,11 +13,10 @@ pub fn from_env() -> Option<Vec<String>> {
     (!words.is_empty()).then_some(words)
 }
 
-/// Capabilities a test may require that a launched (MPI) job does not have: `shm`, the
-/// same-address mapping of every segment (`*_by_ref` through allocatable components of another
-/// image); `supervisor`, ferrocaf's own launcher (its messages about killed images, and an
-/// exit with a non-zero STOP code that nobody reports).
-pub const MISSING: &[&str] = &["shm", "supervisor"];
+/// Capabilities a test may require that a launched (MPI) job does not have: `supervisor`,
+/// ferrocaf's own launcher (its messages about killed images, and an exit with a non-zero STOP
+/// code that nobody reports).
+pub const MISSING: &[&str] = &["supervisor"];
 
 /// The command running `exe` on `n` images: directly (the program supervises itself), or
 /// through the launcher.

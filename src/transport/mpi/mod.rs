@@ -236,8 +236,8 @@ impl Transport for Mpi {
         }
     }
 
-    fn same_address(&self) -> bool {
-        false
+    fn home(&self, image: usize) -> usize {
+        self.w.home[image]
     }
 
     fn collective_exit(&self) -> bool {

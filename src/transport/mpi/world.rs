@@ -36,6 +36,9 @@ pub(super) struct World {
     /// MPI's shared windows start 8 bytes past a page), so each image aligns its segment to
     /// [`ALIGN`] inside its window and tells the others where.
     pub shift: Vec<usize>,
+    /// Address of every image's (aligned) segment in that image's own process: the pointers
+    /// an image stores in its segment (allocatable components) are relative to it.
+    pub home: Vec<usize>,
 }
 
 /// Alignment of every segment (what the heaps' offsets and gfortran's data assume).
@@ -87,6 +90,7 @@ impl World {
             node_size: 1,
             mapped: vec![None; size],
             shift: vec![0; size],
+            home: vec![0; size],
         };
         let raw = if shm {
             w.shared(seg + ALIGN)
@@ -94,7 +98,7 @@ impl World {
             w.allocated(seg + ALIGN)
         };
         w.mapped[rank] = Some(raw);
-        w.exchange_shifts(raw.next_multiple_of(ALIGN) - raw);
+        w.exchange_shifts(raw, raw.next_multiple_of(ALIGN) - raw);
         let base = raw + w.shift[rank];
         // SAFETY: the window's first `ctrl` bytes are this image's own, not yet shared with
         // anyone: peers touch them only after the barrier below.
@@ -109,27 +113,29 @@ impl World {
         Ok(w)
     }
 
-    /// Shares `mine` (this image's segment displacement) with every image and moves every
-    /// mapped segment address by its image's displacement.
-    fn exchange_shifts(&mut self, mine: usize) {
-        let me = mine as u64;
-        let mut all = vec![0u64; self.size];
-        // SAFETY: one u64 sent, `size` received into a buffer of that length.
+    /// Shares `mine` (this image's segment displacement in its window of local address `raw`)
+    /// and the segment's address with every image; moves every mapped segment address by its
+    /// image's displacement.
+    fn exchange_shifts(&mut self, raw: usize, mine: usize) {
+        let me = [mine as u64, (raw + mine) as u64];
+        let mut all = vec![0u64; 2 * self.size];
+        // SAFETY: two u64 sent, two per rank received into a buffer of that length.
         unsafe {
             check(
                 m::MPI_Allgather(
-                    (&me as *const u64).cast(),
-                    1,
+                    me.as_ptr().cast(),
+                    2,
                     m::RSMPI_UINT64_T,
                     all.as_mut_ptr().cast(),
-                    1,
+                    2,
                     m::RSMPI_UINT64_T,
                     m::RSMPI_COMM_WORLD,
                 ),
                 "MPI_Allgather",
             )
         };
-        self.shift = all.into_iter().map(|s| s as usize).collect();
+        self.shift = all.chunks(2).map(|p| p[0] as usize).collect();
+        self.home = all.chunks(2).map(|p| p[1] as usize).collect();
         for (a, s) in self.mapped.iter_mut().zip(&self.shift) {
             *a = a.map(|a| a + s);
         }
