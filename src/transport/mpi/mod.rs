@@ -24,6 +24,7 @@
 
 mod atomics;
 mod note;
+mod tune;
 mod types;
 mod world;
 

@@ -76,6 +76,7 @@ impl World {
                 "MPI_Comm_size",
             );
         }
+        super::tune::apply();
         let (rank, size) = (rank as usize, size as usize);
         let (ctrl, seg) = sizes(size);
         let mut w = World {
