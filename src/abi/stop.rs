@@ -1,6 +1,7 @@
 //! STOP, ERROR STOP and FAIL IMAGE.
 
 use crate::runtime;
+use crate::sys::proc::say;
 use std::ffi::c_char;
 
 /// Reads a Fortran string argument.
@@ -59,7 +60,7 @@ pub unsafe extern "C" fn _gfortran_caf_error_stop_str(s: *const c_char, len: usi
         Some(t) => rt.error_stop(1, Some(&t), quiet),
         None => {
             if !quiet {
-                eprintln!("ERROR STOP");
+                say("ERROR STOP");
             }
             rt.abort(1)
         }

@@ -18,6 +18,10 @@ const NAP: Duration = Duration::from_millis(100);
 /// enough to leave the core to another image.
 const POLL_NAP: Duration = Duration::from_micros(20);
 
+/// How long an image that sees another's error termination leaves it to end the job itself
+/// (transports with a job-wide abort), before aborting the job too.
+const FOLLOW_GRACE: Duration = Duration::from_millis(500);
+
 /// Polls between two `sched_yield` calls while spinning.
 const YIELD_EVERY: u32 = 64;
 
@@ -69,8 +73,13 @@ impl Waiter {
 
     /// Ends this image because another one started error termination with `code`: through the
     /// transport's job-wide abort where there is one (MPI), else by exiting (the supervisor
-    /// ends the rest).
+    /// ends the rest). Under MPI the image that started it aborts the job itself right after
+    /// publishing the code, so this one first leaves it [`FOLLOW_GRACE`] to do so: when several
+    /// ranks call MPI_Abort at once, MPICH's launcher may drop that image's message.
     pub fn follow_abort(&self, code: i32) -> ! {
+        if self.job.is_none() {
+            std::thread::sleep(FOLLOW_GRACE);
+        }
         self.tp.abort_job(code);
         crate::sys::proc::exit(code)
     }

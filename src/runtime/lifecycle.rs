@@ -4,6 +4,7 @@
 use super::Runtime;
 use crate::engine::status::{CODE, JOB_ABORT, JOB_FAILED, JOB_STOPPED, STATUS};
 use crate::error::CafError;
+use crate::sys::proc::say;
 use crate::transport::control::{status, JobBlock};
 use crate::transport::AtomicOp;
 use std::io::Write;
@@ -51,8 +52,8 @@ impl Runtime {
     pub fn stop(&self, code: i32, text: Option<&str>, quiet: bool) -> ! {
         if !quiet {
             match text {
-                Some(t) => eprintln!("STOP {t}"),
-                None if code != 0 => eprintln!("STOP {code}"),
+                Some(t) => say(format_args!("STOP {t}")),
+                None if code != 0 => say(format_args!("STOP {code}")),
                 None => {}
             }
         }
@@ -65,8 +66,8 @@ impl Runtime {
     pub fn error_stop(&self, code: i32, text: Option<&str>, quiet: bool) -> ! {
         if !quiet {
             match text {
-                Some(t) => eprintln!("ERROR STOP {t}"),
-                None => eprintln!("ERROR STOP {code}"),
+                Some(t) => say(format_args!("ERROR STOP {t}")),
+                None => say(format_args!("ERROR STOP {code}")),
             }
         }
         self.abort(code)
@@ -94,7 +95,10 @@ impl Runtime {
             // matters, and this error is a consequence of it.
             self.waiter.follow_abort(code);
         }
-        eprintln!("ferrocaf: image {}: {err} ({what})", self.me + 1);
+        say(format_args!(
+            "ferrocaf: image {}: {err} ({what})",
+            self.me + 1
+        ));
         self.abort(1)
     }
 }

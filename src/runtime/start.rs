@@ -11,6 +11,7 @@ use crate::engine::team::Team;
 use crate::engine::wait::Waiter;
 use crate::launch::job::Job;
 use crate::launch::supervisor::{supervise, Launch};
+use crate::sys::proc::say;
 use crate::transport::control::{Header, JobBlock, Layout, HEADER, JOB, MAGIC};
 use crate::transport::shm::{Segments, Shm};
 use crate::transport::Transport;
@@ -22,7 +23,7 @@ use std::sync::Mutex;
 
 /// Ends the process with a setup error (no runtime exists yet to do it properly).
 pub(super) fn fail(msg: impl std::fmt::Display) -> ! {
-    eprintln!("ferrocaf: {msg}");
+    say(format_args!("ferrocaf: {msg}"));
     crate::sys::proc::exit(1)
 }
 
@@ -199,10 +200,10 @@ fn install_panic_hook(me: usize) {
             .location()
             .map(|l| format!(" at {}:{}", l.file(), l.line()))
             .unwrap_or_default();
-        eprintln!(
+        say(format_args!(
             "ferrocaf: image {}: internal error: {what}{at}; please report it",
             me + 1
-        );
+        ));
         match super::try_get() {
             Some(rt) => rt.abort(1),
             None => crate::sys::proc::exit_now(1),

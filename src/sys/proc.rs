@@ -30,6 +30,16 @@ pub fn tight_timer_slack() {
     unsafe { libc::prctl(libc::PR_SET_TIMERSLACK, 1000, 0, 0, 0) };
 }
 
+/// Writes `line` and a newline to stderr in a single write. A launcher that forwards output
+/// (MPICH's Hydra) may deliver the first write of a message and drop the rest when the job is
+/// aborted right after, which is what error termination does.
+pub fn say(line: impl std::fmt::Display) {
+    use std::io::Write;
+    let text = format!("{line}\n");
+    // Best effort: a failed write to stderr has nowhere to be reported.
+    let _ = std::io::stderr().write_all(text.as_bytes());
+}
+
 /// Ends this process at once with `code`, after flushing C stdio (which gfortran's units do
 /// not use; they are flushed by the caller through libgfortran when needed).
 pub fn exit(code: i32) -> ! {

@@ -2,6 +2,7 @@
 //! inside an image's segment and reaches it only through [`Transport`].
 
 pub mod control;
+pub mod cpu_atomic;
 pub mod dims;
 pub mod doorbell;
 #[cfg(feature = "mpi")]

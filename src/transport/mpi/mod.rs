@@ -5,7 +5,10 @@
 //! is in a passive-target epoch. Remote data moves with `MPI_Put`/`MPI_Get` and is complete at
 //! the target when `copy` returns (`MPI_Win_flush`). Every read-modify-write of a control word,
 //! by any image including its owner, goes through `MPI_Fetch_and_op`/`MPI_Compare_and_swap`,
-//! so all atomics on a word are MPI atomics (MPI guarantees atomicity only among those). An
+//! so all atomics on a word are MPI atomics (MPI guarantees atomicity only among those) —
+//! except when this node's shared window holds every image: then every image maps every
+//! word, and all of them use the processor's atomics instead (MPICH runs MPI atomics, and even
+//! puts into a shared window, as active messages that wait for the target to enter MPI). An
 //! image waits on words of its own segment with plain loads: under the unified memory model
 //! (`MPI_WIN_UNIFIED`, what Open MPI and MPICH provide on cache-coherent machines) a
 //! completed remote update becomes visible to local loads after `MPI_Win_sync`, which
@@ -24,11 +27,12 @@
 
 mod atomics;
 mod note;
+mod tune;
 mod types;
 mod world;
 
 use super::plan::contiguous;
-use super::{AtomicOp, CopyPlan, Full, Layout, Notification, Place, Transport};
+use super::{cpu_atomic, AtomicOp, CopyPlan, Full, Layout, Notification, Place, Transport};
 use atomics::Rmw;
 use mpi_sys as m;
 use std::ffi::c_void;
@@ -42,6 +46,9 @@ pub struct Mpi {
     w: World,
     /// Number of images.
     pub n: usize,
+    /// Every image's segment is mapped here (one node, shared window): atomics use the
+    /// processor's instructions, in every image alike.
+    all_mapped: bool,
     finished: Once,
 }
 
@@ -53,6 +60,7 @@ impl Mpi {
         crate::sys::proc::tight_timer_slack();
         Ok(Mpi {
             n: w.size,
+            all_mapped: w.mapped.iter().all(Option::is_some),
             w,
             finished: Once::new(),
         })
@@ -61,6 +69,13 @@ impl Mpi {
     /// Images on this node (they share its processors).
     pub fn node_images(&self) -> usize {
         self.w.node_size
+    }
+
+    /// The address of the atomic word `(image, offset)` when every image maps every segment.
+    fn shared_word(&self, image: usize, offset: usize) -> Option<usize> {
+        self.all_mapped
+            .then(|| self.direct(image, offset))
+            .flatten()
     }
 
     /// The window displacement of byte `offset` of `image`'s segment.
@@ -180,6 +195,11 @@ impl Transport for Mpi {
     }
 
     fn fetch_op(&self, image: usize, offset: usize, width: usize, op: AtomicOp, v: u64) -> u64 {
+        if let Some(a) = self.shared_word(image, offset) {
+            // SAFETY: mapped window memory for the life of the windows (until exit); every
+            // image accesses the job's atomic words only through processor atomics.
+            return unsafe { cpu_atomic::fetch_op(a, width, op, v) };
+        }
         // SAFETY: predefined reduction operations, valid after MPI_Init.
         let mop = unsafe {
             match op {
@@ -195,6 +215,10 @@ impl Transport for Mpi {
     }
 
     fn compare_swap(&self, image: usize, offset: usize, width: usize, exp: u64, new: u64) -> u64 {
+        if let Some(a) = self.shared_word(image, offset) {
+            // SAFETY: as in fetch_op.
+            return unsafe { cpu_atomic::compare_swap(a, width, exp, new) };
+        }
         self.atomic(image, offset, width, Rmw::Cas(exp, new))
     }
 

@@ -48,13 +48,15 @@ impl Type {
                 let mut t = Type::element(elem);
                 for l in lists {
                     let mut next = byte;
-                    // SAFETY: `l` holds `l.len()` displacements; `t.raw` is a valid datatype.
+                    // SAFETY: `l` holds `l.len()` displacements, and MPI_Aint (`ptrdiff_t` in
+                    // Open MPI, `long` in MPICH) has isize's size and sign (asserted below);
+                    // `t.raw` is a valid datatype.
                     unsafe {
                         check(
                             m::MPI_Type_create_hindexed_block(
                                 int(l.len()),
                                 1,
-                                l.as_ptr(),
+                                l.as_ptr().cast::<m::MPI_Aint>(),
                                 t.raw,
                                 &mut next,
                             ),
@@ -143,6 +145,11 @@ impl Drop for Type {
         }
     }
 }
+
+// Byte displacements are isize in the plans and MPI_Aint in MPI: the same representation.
+const _: () = assert!(
+    std::mem::size_of::<m::MPI_Aint>() == std::mem::size_of::<isize>() && m::MPI_Aint::MIN < 0
+);
 
 /// An all-zero datatype handle, overwritten by the constructor call.
 fn null() -> m::MPI_Datatype {

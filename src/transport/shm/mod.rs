@@ -6,8 +6,8 @@ pub mod segments;
 use super::control::{Header, Layout, HEADER};
 use super::doorbell::{Bell, OsFutex};
 use super::ring::{Cell, Head, Ring, CAP, CELL};
-use super::{AtomicOp, CopyPlan, Full, Notification, Place, Transport};
-use std::sync::atomic::{fence, AtomicU32, AtomicU64, Ordering};
+use super::{cpu_atomic, AtomicOp, CopyPlan, Full, Notification, Place, Transport};
+use std::sync::atomic::{fence, AtomicU64, Ordering};
 use std::time::Duration;
 
 pub use segments::Segments;
@@ -89,55 +89,14 @@ impl Transport for Shm {
     }
 
     fn fetch_op(&self, image: usize, offset: usize, width: usize, op: AtomicOp, v: u64) -> u64 {
-        let addr = self.segs.addr(image, offset);
-        debug_assert!(
-            addr.is_multiple_of(width),
-            "atomic word not naturally aligned"
-        );
-        let o = Ordering::SeqCst;
-        if width == 4 {
-            // SAFETY: the address is inside a mapped segment and 4-byte aligned; all concurrent
-            // accesses to this word go through atomics.
-            let w = unsafe { &*(addr as *const AtomicU32) };
-            let v = v as u32;
-            (match op {
-                AtomicOp::Add => w.fetch_add(v, o),
-                AtomicOp::And => w.fetch_and(v, o),
-                AtomicOp::Or => w.fetch_or(v, o),
-                AtomicOp::Xor => w.fetch_xor(v, o),
-                AtomicOp::Swap => w.swap(v, o),
-                AtomicOp::Load => w.load(o),
-            }) as u64
-        } else {
-            // SAFETY: as above, for an 8-byte aligned word.
-            let w = unsafe { &*(addr as *const AtomicU64) };
-            match op {
-                AtomicOp::Add => w.fetch_add(v, o),
-                AtomicOp::And => w.fetch_and(v, o),
-                AtomicOp::Or => w.fetch_or(v, o),
-                AtomicOp::Xor => w.fetch_xor(v, o),
-                AtomicOp::Swap => w.swap(v, o),
-                AtomicOp::Load => w.load(o),
-            }
-        }
+        // SAFETY: the word lies in a mapped segment (the engine aligns atomic words), and all
+        // concurrent accesses to it go through atomics.
+        unsafe { cpu_atomic::fetch_op(self.segs.addr(image, offset), width, op, v) }
     }
 
     fn compare_swap(&self, image: usize, offset: usize, width: usize, exp: u64, new: u64) -> u64 {
-        let addr = self.segs.addr(image, offset);
-        let o = Ordering::SeqCst;
-        if width == 4 {
-            // SAFETY: aligned word inside a mapped segment, accessed only atomically.
-            let w = unsafe { &*(addr as *const AtomicU32) };
-            match w.compare_exchange(exp as u32, new as u32, o, o) {
-                Ok(v) | Err(v) => v as u64,
-            }
-        } else {
-            // SAFETY: as above.
-            let w = unsafe { &*(addr as *const AtomicU64) };
-            match w.compare_exchange(exp, new, o, o) {
-                Ok(v) | Err(v) => v,
-            }
-        }
+        // SAFETY: as for fetch_op.
+        unsafe { cpu_atomic::compare_swap(self.segs.addr(image, offset), width, exp, new) }
     }
 
     fn fence(&self) {
