@@ -59,7 +59,7 @@ pub unsafe extern "C" fn _gfortran_caf_error_stop_str(s: *const c_char, len: usi
         Some(t) => rt.error_stop(1, Some(&t), quiet),
         None => {
             if !quiet {
-                eprintln!("ERROR STOP");
+                runtime::lifecycle::say("ERROR STOP");
             }
             rt.abort(1)
         }

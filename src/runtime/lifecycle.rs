@@ -2,26 +2,29 @@
 //! message format of fatal runtime errors.
 
 use super::Runtime;
-use crate::engine::status::{CODE, JOB_ABORT, JOB_FAILED, JOB_STOPPED, STATUS};
+use crate::engine::status::{
+    self as status, CODE, JOB_ABORT, JOB_ABORT_CLAIM, JOB_FAILED, JOB_STOPPED, STATUS,
+};
 use crate::error::CafError;
-use crate::transport::control::{status, JobBlock};
+use crate::transport::control::{status::ERROR_STOPPED, status::STOPPED, JobBlock};
 use crate::transport::AtomicOp;
 use std::io::Write;
 
-impl Runtime {
-    /// Tells every image to re-check what it waits for.
-    fn ring_all(&self) {
-        for j in 0..self.n {
-            self.tp.ring(j);
-        }
-    }
+/// Writes `line` and a newline to stderr in one write, so that a launcher that merges the
+/// images' output (mpirun) cannot cut it (`eprintln!` writes each formatted piece separately).
+pub(crate) fn say(line: &str) {
+    let mut err = std::io::stderr().lock();
+    let _ = err.write_all(format!("{line}\n").as_bytes());
+    let _ = err.flush();
+}
 
+impl Runtime {
     /// Initiates normal termination (Fortran 2018 5.3.7): marks this image stopped, then waits
     /// until every image has initiated termination, so its memory stays reachable for them.
     pub fn terminate_normally(&self, code: i32) {
-        self.set_status(status::STOPPED, code);
+        self.set_status(STOPPED, code);
         self.tp.fetch_op(0, JOB_STOPPED, 4, AtomicOp::Add, 1);
-        self.ring_all();
+        status::announce(self.tp);
         self.await_job_end();
     }
 
@@ -51,8 +54,8 @@ impl Runtime {
     pub fn stop(&self, code: i32, text: Option<&str>, quiet: bool) -> ! {
         if !quiet {
             match text {
-                Some(t) => eprintln!("STOP {t}"),
-                None if code != 0 => eprintln!("STOP {code}"),
+                Some(t) => say(&format!("STOP {t}")),
+                None if code != 0 => say(&format!("STOP {code}")),
                 None => {}
             }
         }
@@ -65,8 +68,8 @@ impl Runtime {
     pub fn error_stop(&self, code: i32, text: Option<&str>, quiet: bool) -> ! {
         if !quiet {
             match text {
-                Some(t) => eprintln!("ERROR STOP {t}"),
-                None => eprintln!("ERROR STOP {code}"),
+                Some(t) => say(&format!("ERROR STOP {t}")),
+                None => say(&format!("ERROR STOP {code}")),
             }
         }
         self.abort(code)
@@ -75,11 +78,19 @@ impl Runtime {
     /// Error termination without a message: records the code, wakes every image, exits.
     pub fn abort(&self, code: i32) -> ! {
         // The abort word first: an image that sees this status then also sees the code, and
-        // ends quietly with it instead of reporting this image as stopped.
-        self.tp
-            .compare_swap(0, JOB_ABORT, 8, 0, JobBlock::encode_abort(code));
-        self.set_status(status::ERROR_STOPPED, code);
-        self.ring_all();
+        // ends quietly with it instead of reporting this image as stopped. Only the first to
+        // claim it writes it.
+        if self.tp.compare_swap(0, JOB_ABORT_CLAIM, 4, 0, 1) == 0 {
+            self.tp.fetch_op(
+                0,
+                JOB_ABORT,
+                8,
+                AtomicOp::Swap,
+                JobBlock::encode_abort(code),
+            );
+        }
+        self.set_status(ERROR_STOPPED, code);
+        status::announce(self.tp);
         let _ = std::io::stdout().flush();
         let _ = std::io::stderr().flush();
         self.tp.abort_job(code);
@@ -94,7 +105,7 @@ impl Runtime {
             // matters, and this error is a consequence of it.
             self.waiter.follow_abort(code);
         }
-        eprintln!("ferrocaf: image {}: {err} ({what})", self.me + 1);
+        say(&format!("ferrocaf: image {}: {err} ({what})", self.me + 1));
         self.abort(1)
     }
 }

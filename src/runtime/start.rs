@@ -21,7 +21,7 @@ use std::sync::Mutex;
 
 /// Ends the process with a setup error (no runtime exists yet to do it properly).
 pub(super) fn fail(msg: impl std::fmt::Display) -> ! {
-    eprintln!("ferrocaf: {msg}");
+    super::lifecycle::say(&format!("ferrocaf: {msg}"));
     crate::sys::proc::exit(1)
 }
 
@@ -197,10 +197,10 @@ fn install_panic_hook(me: usize) {
             .location()
             .map(|l| format!(" at {}:{}", l.file(), l.line()))
             .unwrap_or_default();
-        eprintln!(
+        super::lifecycle::say(&format!(
             "ferrocaf: image {}: internal error: {what}{at}; please report it",
             me + 1
-        );
+        ));
         match super::try_get() {
             Some(rt) => rt.abort(1),
             None => crate::sys::proc::exit_now(1),
