@@ -138,18 +138,20 @@ fn join(job: Job, me: usize) -> Runtime {
     let seg_size = segs.seg_size();
     let tp: &'static dyn Transport = Box::leak(Box::new(Shm::new(me, segs)));
     let spin = config::spin(g.n).unwrap_or_else(|e| fail(e));
-    build(tp, Some(jobblk), job.heap, seg_size, spin)
+    let cpus = std::thread::available_parallelism().map_or(1, |c| c.get());
+    build(tp, Some(jobblk), job.heap, seg_size, (spin, cpus))
 }
 
 /// The runtime of image `tp.this_image()` over `tp`, whose segments of `seg_size` bytes hold a
 /// control block, the symmetric heap of `heap` bytes, then the local heap; waits spin `spin`
-/// polls before sleeping.
+/// polls before sleeping; `cpus` is what the job's images share (teams larger than that are
+/// oversubscribed).
 pub(super) fn build(
     tp: &'static dyn Transport,
     job: Option<&'static JobBlock>,
     heap: usize,
     seg_size: usize,
-    spin: u32,
+    (spin, cpus): (u32, usize),
 ) -> Runtime {
     let (me, n) = (tp.this_image(), tp.num_images());
     let seg_base = tp.direct(me, 0).expect("own segment is mapped");
@@ -167,7 +169,7 @@ pub(super) fn build(
         n,
         team: super::teams::Teams::new(Team::initial(n, me)),
         waiter: Waiter::new(header, job, tp, spin, stats),
-        barrier: Barrier::new(std::thread::available_parallelism().map_or(1, |c| c.get())),
+        barrier: Barrier::new(cpus),
         collectives: Default::default(),
         notifier: Notifier::new(stats),
         attachments: Default::default(),
