@@ -1,8 +1,10 @@
 //! Compiles the C parts: the REAL(10)/REAL(16) kernels (x87 `long double` and `__float128`,
 //! which stable Rust lacks; their arithmetic and conversions come from libgcc), the CO_REDUCE
 //! operator calls (the C compiler applies the callee's calling convention for every type) and
-//! the bridge to libgfortran's RANDOM_SEED. Gives libferrocaf.so its SONAME, so that programs
-//! linked by full path (CMake does) still record `libferrocaf.so` and find it by their rpath.
+//! the bridge to libgfortran's RANDOM_SEED, and with feature `mpi` the handles mpi-sys lacks
+//! (`src/transport/mpi/ops.c`, built with the MPI library's own compiler wrapper or headers).
+//! Gives libferrocaf.so its SONAME, so that programs linked by full path (CMake does) still
+//! record `libferrocaf.so` and find it by their rpath.
 
 fn main() {
     println!("cargo:rustc-cdylib-link-arg=-Wl,-soname,libferrocaf.so");
@@ -22,4 +24,28 @@ fn main() {
         .file("src/abi/random_seed.c")
         .warnings(true)
         .compile("ferrocaf_abi_c");
+    #[cfg(feature = "mpi")]
+    mpi_ops();
+}
+
+/// Compiles `src/transport/mpi/ops.c` against the MPI library that mpi-sys binds to (found the
+/// same way: `mpicc` when there is one, else the include paths of pkg-config or the probe).
+#[cfg(feature = "mpi")]
+fn mpi_ops() {
+    println!("cargo:rerun-if-changed=src/transport/mpi/ops.c");
+    let lib = build_probe_mpi::probe().unwrap_or_else(|errs| {
+        let why: Vec<String> = errs.iter().map(|e| e.to_string()).collect();
+        panic!("no MPI library found: {}", why.join("; "))
+    });
+    let mut b = cc::Build::new();
+    b.file("src/transport/mpi/ops.c").warnings(true);
+    match lib.mpicc {
+        Some(mpicc) => {
+            b.compiler(mpicc);
+        }
+        None => {
+            b.includes(&lib.include_paths);
+        }
+    }
+    b.compile("ferrocaf_mpi_ops");
 }

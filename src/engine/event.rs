@@ -147,18 +147,20 @@ impl Events<'_> {
                 consumed.store(done.wrapping_add(need), Ordering::Relaxed);
                 Ok(())
             }
-            Strategy::P2p => self.w.block(|| {
+            Strategy::P2p => self.w.block_drained(|| {
                 let took = || self.notifier.matcher(tp).take(filter(slot), need, true).0 == need;
                 ready_or_others(took, tp, self.team)
             }),
             Strategy::Notified => {
                 let id = self.notifier.matcher(tp).init(filter(slot), need)?;
                 self.notifier.matcher(tp).start(id)?;
-                let r = self.w.block(|| match self.notifier.matcher(tp).test(id) {
-                    Ok(Some(_)) => Some(Ok(())),
-                    Ok(None) => check_others(tp, self.team).err().map(Err),
-                    Err(e) => Some(Err(e)),
-                });
+                let r = self
+                    .w
+                    .block_drained(|| match self.notifier.matcher(tp).test(id) {
+                        Ok(Some(_)) => Some(Ok(())),
+                        Ok(None) => check_others(tp, self.team).err().map(Err),
+                        Err(e) => Some(Err(e)),
+                    });
                 self.notifier.matcher(tp).free(id)?;
                 r
             }

@@ -2,22 +2,47 @@
 
 use super::team::Team;
 use crate::error::{CafError, CafResult};
-use crate::transport::control::{status, Layout, Published, HEADER};
+use crate::transport::control::{status, Header, Layout, Published, HEADER};
 use crate::transport::{AtomicOp, Transport};
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicU32, Ordering};
 
 /// Offset of [`crate::transport::control::Header::status`] in a segment.
 pub const STATUS: usize = HEADER + 8;
 /// Offset of [`crate::transport::control::Header::code`] in a segment.
 pub const CODE: usize = HEADER + 12;
+/// Offset of [`crate::transport::control::Header::news`] in a segment.
+pub const NEWS: usize = HEADER + std::mem::offset_of!(Header, news);
+
+/// Terminations announced to this image so far (a local load): zero means that every image
+/// is still running.
+pub fn news(tp: &dyn Transport) -> u32 {
+    let a = tp
+        .direct(tp.this_image(), NEWS)
+        .expect("own segment is mapped");
+    // SAFETY: `news` is an aligned u32 in this image's mapped control block.
+    unsafe { &*(a as *const AtomicU32) }.load(Ordering::Acquire)
+}
+
+/// Tells every image that this one has terminated (once its status and the job block say
+/// so), then rings them.
+pub fn announce(tp: &dyn Transport) {
+    for j in 0..tp.num_images() {
+        tp.fetch_op(j, NEWS, 4, AtomicOp::Add, 1);
+        tp.ring(j);
+    }
+}
 
 /// Reads the status word of initial-team image `image`.
 pub fn of(tp: &dyn Transport, image: usize) -> u32 {
     tp.fetch_op(image, STATUS, 4, AtomicOp::Load, 0) as u32
 }
 
-/// `Err` if `image` has stopped or failed, for operations that need it running.
+/// `Err` if `image` has stopped or failed, for operations that need it running. No remote
+/// read while no termination has been announced.
 pub fn check_alive(tp: &dyn Transport, image: usize) -> CafResult<()> {
+    if news(tp) == 0 {
+        return Ok(());
+    }
     match of(tp, image) {
         status::STOPPED | status::ERROR_STOPPED => Err(CafError::StoppedImage { image: image + 1 }),
         status::FAILED => Err(CafError::FailedImage { image: image + 1 }),
@@ -27,9 +52,13 @@ pub fn check_alive(tp: &dyn Transport, image: usize) -> CafResult<()> {
 
 /// `Err` if `image` has failed, for coindexed accesses (Fortran 2018 9.6 note and 16.5: an
 /// access to a failed image gives STAT_FAILED_IMAGE). A stopped image's memory stays
-/// accessible. One load of the job's failed count while no image has failed.
+/// accessible. One local load while no image has terminated, then one load of the job's
+/// failed count while none has failed.
 pub fn check_failed(tp: &dyn Transport, image: usize) -> CafResult<()> {
-    if tp.fetch_op(0, JOB_FAILED, 4, AtomicOp::Load, 0) == 0 || of(tp, image) != status::FAILED {
+    if news(tp) == 0
+        || tp.fetch_op(0, JOB_FAILED, 4, AtomicOp::Load, 0) == 0
+        || of(tp, image) != status::FAILED
+    {
         return Ok(());
     }
     Err(CafError::FailedImage { image: image + 1 })
@@ -41,6 +70,9 @@ pub const JOB_STOPPED: usize = crate::transport::control::JOB;
 pub const JOB_FAILED: usize = crate::transport::control::JOB + 4;
 /// Offset of [`crate::transport::control::JobBlock::abort`].
 pub const JOB_ABORT: usize = crate::transport::control::JOB + 8;
+/// Offset of [`crate::transport::control::JobBlock::abort_claim`].
+pub const JOB_ABORT_CLAIM: usize = crate::transport::control::JOB
+    + std::mem::offset_of!(crate::transport::control::JobBlock, abort_claim);
 
 /// Which of a team's operations a wait belongs to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -69,9 +101,12 @@ pub fn publish(tp: &dyn Transport, team: &Team) {
 /// `Err` if a member of `team` has terminated without entering operation number `epoch` of
 /// kind `op` of that team, so that it can never take part. A terminated member's own record
 /// for the team's level tells: if it names another team, the member never entered this one
-/// (it stopped before CHANGE TEAM, or before the team was formed). Costs two loads while no
-/// image has terminated.
+/// (it stopped before CHANGE TEAM, or before the team was formed). Costs one local load while
+/// no image has terminated.
 pub fn check_team(tp: &dyn Transport, team: &Team, op: Op, epoch: u64) -> CafResult<()> {
+    if news(tp) == 0 {
+        return Ok(());
+    }
     let gone = tp.fetch_op(0, JOB_STOPPED, 4, AtomicOp::Load, 0)
         + tp.fetch_op(0, JOB_FAILED, 4, AtomicOp::Load, 0);
     if gone == 0 {
@@ -99,6 +134,9 @@ pub fn check_team(tp: &dyn Transport, team: &Team, op: Op, epoch: u64) -> CafRes
 /// `Err` if every member of `team` other than this image has terminated: nobody is left who
 /// could make a local wait (EVENT WAIT) succeed.
 pub fn check_others(tp: &dyn Transport, team: &Team) -> CafResult<()> {
+    if (news(tp) as usize) < team.len() - 1 {
+        return Ok(());
+    }
     let gone = tp.fetch_op(0, JOB_STOPPED, 4, AtomicOp::Load, 0)
         + tp.fetch_op(0, JOB_FAILED, 4, AtomicOp::Load, 0);
     if (gone as usize) < team.len() - 1 {

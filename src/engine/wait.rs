@@ -1,6 +1,9 @@
 //! Blocking waits that never burn a shared core: spin briefly, then sleep on this image's
 //! doorbell (a futex in its control block) until a poster rings it. Over a transport that
-//! cannot wake another process (MPI across nodes), waits poll instead, with short naps.
+//! cannot wake another process (MPI across nodes), `ring` bumps the same bell word remotely and
+//! a wait watches it locally, with short naps: it re-runs its poll, whose loads may be remote
+//! atomics, only when the bell moved (the same protocol as the futex sleep), so a waiting image
+//! does not poll the network.
 
 use super::stats::Stats;
 use crate::error::CafResult;
@@ -14,9 +17,13 @@ use std::time::{Duration, Instant};
 const YIELD_FOR: Duration = Duration::from_micros(50);
 /// Upper bound on one sleep; waits re-check their condition (and job abort) at least this often.
 const NAP: Duration = Duration::from_millis(100);
-/// One nap of a polling wait (transports that cannot wake): short enough for latency, long
-/// enough to leave the core to another image.
+/// The first nap of a wait watching its bell (transports that cannot wake): short enough for
+/// latency, long enough to leave the core to another image. Each nap without news doubles the
+/// next, up to [`MAX_POLL_NAP`]: with more images than cores, waiters that wake every 20 us
+/// take the cores from the images they wait for.
 const POLL_NAP: Duration = Duration::from_micros(20);
+/// The longest nap of a wait watching its bell.
+const MAX_POLL_NAP: Duration = Duration::from_millis(1);
 
 /// How long an image that sees another's error termination leaves it to end the job itself
 /// (transports with a job-wide abort), before aborting the job too.
@@ -90,19 +97,35 @@ impl Waiter {
     /// exit code. With statistics on, the time is added to the current wait kind
     /// ([`Stats::during`]).
     pub fn block<T>(&self, poll: impl FnMut() -> Option<CafResult<T>>) -> CafResult<T> {
+        self.timed(poll, false)
+    }
+
+    /// [`Waiter::block`] for a poll that drains this image's notifications: an arrival not
+    /// yet drained counts as news, like the bell (over MPI a notification is a message, which
+    /// does not ring).
+    pub fn block_drained<T>(&self, poll: impl FnMut() -> Option<CafResult<T>>) -> CafResult<T> {
+        self.timed(poll, true)
+    }
+
+    /// [`Waiter::block`] with statistics when they are on.
+    fn timed<T>(&self, poll: impl FnMut() -> Option<CafResult<T>>, drains: bool) -> CafResult<T> {
         if !self.stats.on() {
-            return self.wait(poll);
+            return self.wait(poll, drains);
         }
         let t0 = Instant::now();
-        let r = self.wait(poll);
+        let r = self.wait(poll, drains);
         self.stats.waited(t0.elapsed());
         r
     }
 
     /// [`Waiter::block`] without statistics.
-    fn wait<T>(&self, mut poll: impl FnMut() -> Option<CafResult<T>>) -> CafResult<T> {
+    fn wait<T>(
+        &self,
+        mut poll: impl FnMut() -> Option<CafResult<T>>,
+        drains: bool,
+    ) -> CafResult<T> {
         if !self.tp.can_wake() {
-            return self.poll_with_naps(poll);
+            return self.watch_bell(poll, drains);
         }
         for i in 0..self.spin {
             if let Some(r) = poll() {
@@ -151,13 +174,21 @@ impl Waiter {
         }
     }
 
-    /// The wait of a transport that cannot wake: progress, poll, and after the spin budget a
-    /// nap of [`POLL_NAP`] between polls. Progress comes first so that the poll's loads of
-    /// this image's memory see every remote update completed before it.
-    fn poll_with_naps<T>(&self, mut poll: impl FnMut() -> Option<CafResult<T>>) -> CafResult<T> {
-        let mut polls = 0u32;
+    /// The wait of a transport that cannot wake, whose `ring` bumps this image's bell
+    /// remotely: read the bell, poll, then watch the bell locally (spinning up to the
+    /// configured count, then in growing naps from [`POLL_NAP`]) and poll again once it moved, once a
+    /// notification is waiting if `drains`, or after [`NAP`] at the latest. Posters change
+    /// their word before they ring, so a change the poll missed moves the bell after it was
+    /// read. Progress comes first so that the loads see every remote update completed before.
+    fn watch_bell<T>(
+        &self,
+        mut poll: impl FnMut() -> Option<CafResult<T>>,
+        drains: bool,
+    ) -> CafResult<T> {
+        let mut spins = 0u32;
         loop {
             self.tp.progress();
+            let seq = self.header.bell.load(Ordering::Acquire);
             if let Some(r) = poll() {
                 self.tp.progress();
                 return r;
@@ -165,10 +196,22 @@ impl Waiter {
             if let Some(code) = self.aborting() {
                 self.follow_abort(code);
             }
-            if polls >= self.spin {
-                std::thread::sleep(POLL_NAP);
-            } else {
-                polls += 1;
+            let (since, mut nap) = (Instant::now(), POLL_NAP);
+            loop {
+                let arrived = self.tp.progress();
+                if (drains && arrived)
+                    || self.header.bell.load(Ordering::Acquire) != seq
+                    || since.elapsed() >= NAP
+                {
+                    break;
+                }
+                if spins < self.spin {
+                    spins += 1;
+                    std::hint::spin_loop();
+                } else {
+                    std::thread::sleep(nap);
+                    nap = (nap * 2).min(MAX_POLL_NAP);
+                }
             }
         }
     }

@@ -142,12 +142,11 @@ impl Watch<'_> {
 
     /// Starts error termination: tells waiting images, who exit by themselves.
     fn abort(&self, code: i32) {
-        let _ = self.job().abort.compare_exchange(
-            0,
-            JobBlock::encode_abort(code),
-            Ordering::SeqCst,
-            Ordering::SeqCst,
-        );
+        let job = self.job();
+        if job.abort_claim.swap(1, Ordering::SeqCst) == 0 {
+            job.abort
+                .store(JobBlock::encode_abort(code), Ordering::SeqCst);
+        }
         for i in 0..self.n {
             let h = self.header(i);
             h.bell.fetch_add(1, Ordering::SeqCst);

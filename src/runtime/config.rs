@@ -153,12 +153,16 @@ pub fn mpi_shm() -> Result<bool, ConfigError> {
 /// CPUs the images share (FERROCAF_CPUS, default: the CPUs this process may use). Teams
 /// larger than this use the algorithms made for oversubscription.
 pub fn cpus() -> Result<usize, ConfigError> {
+    cpus_or(std::thread::available_parallelism().map_or(1, |n| n.get()))
+}
+
+/// FERROCAF_CPUS if set, else `default` (the processors the transport knows the job has).
+pub fn cpus_or(default: usize) -> Result<usize, ConfigError> {
     let parse = |v: &str, t: &str| match t.trim().parse::<usize>() {
         Ok(c) if c > 0 => Ok(c),
         _ => Err(ConfigError(format!("{v}={t:?} is not a positive number"))),
     };
-    let available = std::thread::available_parallelism().map_or(1, |n| n.get());
-    Ok(read("FERROCAF_CPUS", parse)?.unwrap_or(available))
+    Ok(read("FERROCAF_CPUS", parse)?.unwrap_or(default))
 }
 
 /// Spin iterations before sleeping, given the image count (images share [`cpus`]).

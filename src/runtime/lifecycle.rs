@@ -2,27 +2,22 @@
 //! message format of fatal runtime errors.
 
 use super::Runtime;
-use crate::engine::status::{CODE, JOB_ABORT, JOB_FAILED, JOB_STOPPED, STATUS};
+use crate::engine::status::{
+    self as status, CODE, JOB_ABORT, JOB_ABORT_CLAIM, JOB_FAILED, JOB_STOPPED, STATUS,
+};
 use crate::error::CafError;
 use crate::sys::proc::say;
-use crate::transport::control::{status, JobBlock};
+use crate::transport::control::{status::ERROR_STOPPED, status::STOPPED, JobBlock};
 use crate::transport::AtomicOp;
 use std::io::Write;
 
 impl Runtime {
-    /// Tells every image to re-check what it waits for.
-    fn ring_all(&self) {
-        for j in 0..self.n {
-            self.tp.ring(j);
-        }
-    }
-
     /// Initiates normal termination (Fortran 2018 5.3.7): marks this image stopped, then waits
     /// until every image has initiated termination, so its memory stays reachable for them.
     pub fn terminate_normally(&self, code: i32) {
-        self.set_status(status::STOPPED, code);
+        self.set_status(STOPPED, code);
         self.tp.fetch_op(0, JOB_STOPPED, 4, AtomicOp::Add, 1);
-        self.ring_all();
+        status::announce(self.tp);
         self.await_job_end();
     }
 
@@ -76,11 +71,19 @@ impl Runtime {
     /// Error termination without a message: records the code, wakes every image, exits.
     pub fn abort(&self, code: i32) -> ! {
         // The abort word first: an image that sees this status then also sees the code, and
-        // ends quietly with it instead of reporting this image as stopped.
-        self.tp
-            .compare_swap(0, JOB_ABORT, 8, 0, JobBlock::encode_abort(code));
-        self.set_status(status::ERROR_STOPPED, code);
-        self.ring_all();
+        // ends quietly with it instead of reporting this image as stopped. Only the first to
+        // claim it writes it.
+        if self.tp.compare_swap(0, JOB_ABORT_CLAIM, 4, 0, 1) == 0 {
+            self.tp.fetch_op(
+                0,
+                JOB_ABORT,
+                8,
+                AtomicOp::Swap,
+                JobBlock::encode_abort(code),
+            );
+        }
+        self.set_status(ERROR_STOPPED, code);
+        status::announce(self.tp);
         let _ = std::io::stdout().flush();
         let _ = std::io::stderr().flush();
         self.tp.abort_job(code);

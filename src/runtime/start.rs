@@ -140,23 +140,25 @@ fn join(job: Job, me: usize) -> Runtime {
     let seg_size = segs.seg_size();
     let tp: &'static dyn Transport = Box::leak(Box::new(Shm::new(me, segs)));
     let spin = config::spin(g.n).unwrap_or_else(|e| fail(e));
-    build(tp, Some(jobblk), job.heap, seg_size, spin)
+    let cpus = std::thread::available_parallelism().map_or(1, |c| c.get());
+    build(tp, Some(jobblk), job.heap, seg_size, (spin, cpus))
 }
 
 /// The runtime of image `tp.this_image()` over `tp`, whose segments of `seg_size` bytes hold a
 /// control block, the symmetric heap of `heap` bytes, then the local heap; waits spin `spin`
-/// polls before sleeping.
+/// polls before sleeping; `cpus` is what the job's images share (teams larger than that are
+/// oversubscribed).
 pub(super) fn build(
     tp: &'static dyn Transport,
     job: Option<&'static JobBlock>,
     heap: usize,
     seg_size: usize,
-    spin: u32,
+    (spin, cpus): (u32, usize),
 ) -> Runtime {
     let (me, n) = (tp.this_image(), tp.num_images());
     let seg_base = tp.direct(me, 0).expect("own segment is mapped");
     let ctrl = Layout { n }.size();
-    let cpus = config::cpus().unwrap_or_else(|e| fail(e));
+    let cpus = config::cpus_or(cpus).unwrap_or_else(|e| fail(e));
     // SAFETY: every segment begins with a Header and stays mapped for the life of the process.
     let header = unsafe { &*((seg_base + HEADER) as *const Header) };
     let stats: &'static Stats = Box::leak(Box::new(Stats::new(

@@ -14,11 +14,26 @@ pub(super) fn join() -> Runtime {
         (ctrl, ctrl + 2 * heap)
     };
     let mpi = Mpi::init(sizes, shm).unwrap_or_else(|e| fail(e));
+    if mpi.n > config::MAX_IMAGES {
+        fail(format!(
+            "{} MPI ranks: ferrocaf supports at most {} images",
+            mpi.n,
+            config::MAX_IMAGES
+        ));
+    }
     let seg_size = sizes(mpi.n).1;
     // MPI launchers bind each rank to its own cores, so the CPUs this process may use say
-    // nothing about oversubscription: compare the node's images with the node's processors.
+    // nothing about oversubscription: compare the node's images with the node's processors
+    // (and the job's with as many processors per node).
     let cpus = crate::sys::proc::online_cpus();
     let spin = config::spin_on(mpi.node_images(), cpus).unwrap_or_else(|e| fail(e));
+    let job_cpus = cpus * mpi.n.div_ceil(mpi.node_images());
     // No job block reference: error termination is MPI_Abort, which ends every rank.
-    build(Box::leak(Box::new(mpi)), None, heap, seg_size, spin)
+    build(
+        Box::leak(Box::new(mpi)),
+        None,
+        heap,
+        seg_size,
+        (spin, job_cpus),
+    )
 }

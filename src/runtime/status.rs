@@ -48,9 +48,7 @@ impl Runtime {
     pub fn fail_image(&self) -> ! {
         self.set_status(FAILED, 0);
         self.tp.fetch_op(0, JOB_FAILED, 4, AtomicOp::Add, 1);
-        for j in 0..self.n {
-            self.tp.ring(j);
-        }
+        status::announce(self.tp);
         if self.tp.collective_exit() {
             self.await_job_end();
         }

@@ -39,7 +39,11 @@ pub struct Header {
     pub status: AtomicU32,
     /// STOP / ERROR STOP code once `status` is not RUNNING.
     pub code: AtomicU32,
-    _pad0: [u8; LINE - 16],
+    /// How many images have announced to this one that they terminated (normally, by failing
+    /// or by error): while it is zero every image runs, and checks for stopped or failed
+    /// images need no remote read.
+    pub news: AtomicU32,
+    _pad0: [u8; LINE - 20],
     /// Doorbell sequence; a futex word that wakers bump.
     pub bell: AtomicU32,
     /// Number of threads of this image sleeping on `bell`.
@@ -55,10 +59,14 @@ pub struct JobBlock {
     /// Images that failed.
     pub failed: AtomicU32,
     /// Non-zero once some image initiated error termination; holds the exit code, see
-    /// [`JobBlock::encode_abort`].
+    /// [`JobBlock::encode_abort`]. Written once, by whoever won `abort_claim`.
     pub abort: AtomicU64,
     /// Image (0-based) whose turn it is to print its statistics at the end (FERROCAF_STATS).
     pub stats_turn: AtomicU32,
+    /// 0, then 1 once someone (an image or the supervisor) has claimed the right to write
+    /// `abort`: a 4-byte compare-and-swap, where a compare-and-swap of `abort` itself would
+    /// take 8 bytes (which Open MPI 4.1 cannot do over shared memory, `transport/mpi/atomics.rs`).
+    pub abort_claim: AtomicU32,
 }
 
 impl JobBlock {

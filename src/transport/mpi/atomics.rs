@@ -1,9 +1,21 @@
 //! Remote read-modify-writes as MPI atomics (`MPI_Fetch_and_op`, `MPI_Compare_and_swap` on
 //! `MPI_UINT32_T`/`MPI_UINT64_T`), each completed with `MPI_Win_flush` before it returns.
+//! Swap is `MPI_Fetch_and_op` with `MPI_REPLACE` (from `ops.c`: mpi-sys does not export it).
+//!
+//! The runtime's own protocols use 4-byte compare-and-swap only: Open MPI 4.1's osc/rdma runs
+//! an 8-byte `MPI_Compare_and_swap` on a window in shared memory (`MPI_Win_allocate` with every
+//! rank on one node) through the BTL's emulated atomics, passing the origin's address of the
+//! target word, which the target then dereferences (SIGSEGV; to itself there is no endpoint at
+//! all). A 4-byte one, like every `MPI_Fetch_and_op`, takes the locked shared-memory path.
 
 use super::world::check;
 use super::Mpi;
 use mpi_sys as m;
+
+extern "C" {
+    /// `MPI_REPLACE` (src/transport/mpi/ops.c).
+    fn ferrocaf_mpi_replace() -> m::MPI_Op;
+}
 
 /// A remote read-modify-write.
 #[derive(Clone, Copy)]
@@ -65,18 +77,10 @@ impl Mpi {
         }
     }
 
-    /// Atomic exchange as a compare-and-swap loop: MPI_REPLACE is not among the handles the
-    /// bindings export for every MPI library.
+    /// Atomic exchange: `MPI_Fetch_and_op` with `MPI_REPLACE`.
     pub(super) fn swap(&self, image: usize, offset: usize, width: usize, v: u64) -> u64 {
-        // SAFETY: predefined operation, valid after MPI_Init.
-        let sum = unsafe { m::RSMPI_SUM };
-        let mut cur = self.atomic(image, offset, width, Rmw::Op(sum, 0));
-        loop {
-            let seen = self.atomic(image, offset, width, Rmw::Cas(cur, v));
-            if seen == cur {
-                return cur;
-            }
-            cur = seen;
-        }
+        // SAFETY: returns a predefined operation handle, valid after MPI_Init.
+        let replace = unsafe { ferrocaf_mpi_replace() };
+        self.atomic(image, offset, width, Rmw::Op(replace, v))
     }
 }

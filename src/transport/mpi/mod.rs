@@ -16,9 +16,12 @@
 //! data (`flush`) before the atomic that signals it, so a waiter that sees the signal and then
 //! syncs sees the data.
 //!
-//! Waking. No process can wake another across nodes, so `ring` does nothing and waits poll
-//! (`can_wake` is false); progress also drives MPI's progress engine for implementations
-//! whose passive-target RMA needs the target to enter MPI.
+//! Waking. No process can wake another across nodes (`can_wake` is false): `ring` adds one to
+//! the image's bell word with an MPI atomic, and its waits watch that word locally and re-run
+//! their polls (which may read remote words) only when it moved, so no wait polls the
+//! network. Notifications are messages, which do not ring: [`Transport::progress`] says when
+//! one is waiting. Progress also drives MPI's progress engine for implementations whose
+//! passive-target RMA needs the target to enter MPI.
 //!
 //! Notifications travel as eager messages (`MPI_Send` of one 64-byte cell on a private
 //! communicator), drained with `MPI_Improbe`/`MPI_Mrecv`: one message instead of a remote CAS,
@@ -31,6 +34,7 @@ mod tune;
 mod types;
 mod world;
 
+use super::control::{Header, HEADER};
 use super::plan::contiguous;
 use super::{cpu_atomic, AtomicOp, CopyPlan, Full, Layout, Notification, Place, Transport};
 use atomics::Rmw;
@@ -40,6 +44,9 @@ use std::sync::atomic::{fence, Ordering};
 use std::sync::Once;
 use types::Type;
 use world::{check, World};
+
+/// Offset of an image's bell word ([`Header::bell`]), which [`Transport::ring`] moves.
+const BELL: usize = HEADER + std::mem::offset_of!(Header, bell);
 
 /// The MPI transport of one image (rank = 0-based image index).
 pub struct Mpi {
@@ -228,7 +235,9 @@ impl Transport for Mpi {
         fence(Ordering::SeqCst);
     }
 
-    fn ring(&self, _image: usize) {}
+    fn ring(&self, image: usize) {
+        self.fetch_op(image, BELL, 4, AtomicOp::Add, 1);
+    }
 
     fn direct(&self, image: usize, offset: usize) -> Option<usize> {
         self.w.mapped[image].map(|b| b + offset)
@@ -249,8 +258,8 @@ impl Transport for Mpi {
         false
     }
 
-    fn progress(&self) {
-        note::poke(&self.w);
+    fn progress(&self) -> bool {
+        let arrived = note::poke(&self.w);
         // SAFETY: the windows are in their lock_all epochs.
         unsafe {
             check(m::MPI_Win_sync(self.w.win), "MPI_Win_sync");
@@ -258,6 +267,7 @@ impl Transport for Mpi {
                 check(m::MPI_Win_sync(nw), "MPI_Win_sync");
             }
         }
+        arrived
     }
 
     fn home(&self, image: usize) -> usize {

@@ -100,8 +100,8 @@ pub(super) fn receive(w: &World, f: &mut dyn FnMut(Notification)) -> bool {
     }
 }
 
-/// Enters MPI's progress engine without receiving anything.
-pub(super) fn poke(w: &World) {
+/// Enters MPI's progress engine without receiving anything; true if a notification waits.
+pub(super) fn poke(w: &World) -> bool {
     let mut flag = 0;
     // SAFETY: valid communicator and out-pointers.
     unsafe {
@@ -116,6 +116,7 @@ pub(super) fn poke(w: &World) {
             "MPI_Iprobe",
         )
     };
+    flag != 0
 }
 
 #[cfg(test)]
