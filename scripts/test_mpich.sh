@@ -34,6 +34,8 @@ export MPICC=mpicc.mpich CARGO_TARGET_DIR=target/mpich
 # /dev/shm. Tests that set their own heap still win.
 export FERROCAF_HEAP_SIZE=256M
 cargo test --release --features mpi --lib
+# A launcher whose MPI library is not ferrocaf's (here: none at all) is refused.
+cargo test --release --features mpi --test bad_config
 FERROCAF_TEST_LAUNCHER="mpiexec.mpich -n {n}" \
     cargo test --release --features mpi --test gfortran -- "$@"
 if [ "$rma" = 1 ]; then
