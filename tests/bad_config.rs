@@ -69,6 +69,9 @@ fn ferrocaf_run_refuses_invalid_variables_too() {
     }
 }
 
+/// Without the `mpi` feature the launcher is refused outright; with it, the program joins MPI,
+/// which sees only this process where the launcher announced 4 (as when the launcher belongs to
+/// another MPI library than the one ferrocaf was built with), and is refused for that.
 #[test]
 fn a_foreign_launcher_is_explained() {
     let exe = compile("hello_launcher", HELLO);

@@ -52,7 +52,7 @@ const MPI_SIZE_VARS: &[&str] = &[
 ];
 
 /// The first MPI launcher variable set, with its value.
-fn launcher() -> Option<(&'static str, String)> {
+pub(super) fn launcher() -> Option<(&'static str, String)> {
     MPI_SIZE_VARS
         .iter()
         .find_map(|var| std::env::var(var).ok().map(|v| (*var, v)))

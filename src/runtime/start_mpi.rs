@@ -1,6 +1,6 @@
 //! Joining a job started by an MPI launcher: MPI ranks are the images.
 
-use super::start::{build, fail};
+use super::start::{build, fail, launcher};
 use super::{config, Runtime};
 use crate::transport::control::Layout;
 use crate::transport::mpi::Mpi;
@@ -21,6 +21,7 @@ pub(super) fn join() -> Runtime {
             config::MAX_IMAGES
         ));
     }
+    check_launcher(&mpi);
     let seg_size = sizes(mpi.n).1;
     // MPI launchers bind each rank to its own cores, so the CPUs this process may use say
     // nothing about oversubscription: compare the node's images with the node's processors
@@ -36,4 +37,21 @@ pub(super) fn join() -> Runtime {
         seg_size,
         (spin, job_cpus),
     )
+}
+
+/// Refuses a job whose launcher announced several processes while MPI sees only this one: the
+/// launcher belongs to another MPI library (Open MPI's mpirun starting a program whose
+/// libferrocaf was built against MPICH, or the reverse), and each process would otherwise run
+/// alone as image 1 of 1.
+fn check_launcher(mpi: &Mpi) {
+    let Some((var, v)) = launcher() else { return };
+    if mpi.n == 1 && v.trim().parse::<usize>().is_ok_and(|k| k > 1) {
+        fail(format!(
+            "this program was started by an MPI launcher for several processes ({var}={v}), \
+             but the MPI library ferrocaf was built with ({}) sees only this one: start it \
+             with that library's launcher, rebuild ferrocaf against the launcher's library, \
+             or run it on one machine with `ferrocaf run -n N ./prog`",
+            Mpi::library()
+        ));
+    }
 }

@@ -13,7 +13,9 @@ use std::time::{Duration, Instant};
 pub const FERROCAF: &str = env!("CARGO_BIN_EXE_ferrocaf");
 
 /// Builds `libferrocaf.so` next to the `ferrocaf` binary once (`cargo test` may build the
-/// library only as an rlib) and checks gfortran is there; returns the library's directory.
+/// library only as an rlib), with the features of this test build (without them, a
+/// `--features mpi` test run would replace the MPI library by one without MPI), and checks
+/// gfortran is there; returns the library's directory.
 pub fn lib_dir() -> &'static Path {
     static READY: OnceLock<PathBuf> = OnceLock::new();
     READY.get_or_init(|| {
@@ -23,8 +25,12 @@ pub fn lib_dir() -> &'static Path {
             Some(other) => other,
             None => panic!("unexpected location of {FERROCAF}"),
         };
-        let st = Command::new(env!("CARGO"))
-            .args(["build", "--lib", "--quiet", "--profile", profile])
+        let mut cargo = Command::new(env!("CARGO"));
+        cargo.args(["build", "--lib", "--quiet", "--profile", profile]);
+        if cfg!(feature = "mpi") {
+            cargo.args(["--features", "mpi"]);
+        }
+        let st = cargo
             .args([
                 "--manifest-path",
                 concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.toml"),

@@ -73,6 +73,11 @@ impl Mpi {
         })
     }
 
+    /// The MPI library's name and version (from `MPI_Get_library_version`).
+    pub fn library() -> String {
+        world::library()
+    }
+
     /// Images on this node (they share its processors).
     pub fn node_images(&self) -> usize {
         self.w.node_size

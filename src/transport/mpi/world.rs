@@ -291,6 +291,26 @@ impl World {
     }
 }
 
+/// The MPI library's name and version: its version string up to the first line end or comma
+/// ("MPICH Version: 4.0.2", "Open MPI v4.1.4").
+pub(super) fn library() -> String {
+    // SAFETY: a constant of the bindings, valid at any time.
+    let max = unsafe { m::RSMPI_MAX_LIBRARY_VERSION_STRING };
+    let mut buf = vec![0u8; max.max(1) as usize];
+    let mut len: c_int = 0;
+    // SAFETY: the buffer holds MPI_MAX_LIBRARY_VERSION_STRING bytes, as the call requires; it
+    // may be called before MPI_Init and after MPI_Finalize.
+    let rc = unsafe { m::MPI_Get_library_version(buf.as_mut_ptr().cast(), &mut len) };
+    if rc != 0 {
+        return "an unknown MPI library".into();
+    }
+    buf.truncate((len.max(0) as usize).min(buf.len()));
+    let text = String::from_utf8_lossy(&buf);
+    let head = text.lines().next().unwrap_or_default();
+    let name = head.split(',').next().unwrap_or_default();
+    name.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
 /// An all-zero handle, overwritten by the MPI call that creates the real one.
 pub(super) fn null_handle<T>() -> T {
     // SAFETY: MPI handles are pointers or integers, for which all-zero bytes are a valid value.
