@@ -46,6 +46,9 @@ impl Barrier {
     /// counter (each image arrives once and is woken once); others the dissemination barrier,
     /// whose log2(n) rounds would each cost a sleep and a wake-up when oversubscribed.
     pub fn sync(&self, tp: &dyn Transport, w: &Waiter, team: &Team) -> CafResult<()> {
+        // Over MPI, lets this image's queued notifications (eager sends) leave before anyone
+        // can pass the barrier: the barrier's words are processor atomics that never enter MPI.
+        tp.progress();
         let e = team.enter_barrier();
         publish(tp, team);
         if team.len() > self.cpus {
