@@ -13,7 +13,7 @@ gfortran -O2 -fcoarray=lib "$here/latency.f90" -o "$out/ferrocaf" \
 caf -O2 "$here/latency.f90" -o "$out/opencoarrays"
 run() { echo "== $1"; shift; "$@"; }
 run "ferrocaf over MPI, shared-memory window" mpirun -n 2 "$out/ferrocaf"
-run "ferrocaf over MPI, FERROCAF_MPI_SHM=0 (osc/ucx)" \
-  mpirun -n 2 --mca osc ucx -x FERROCAF_MPI_SHM=0 "$out/ferrocaf"
+run "ferrocaf over MPI, FERROCAF_MPI_SHM=0 (RMA only, default osc/rdma)" \
+  mpirun -n 2 -x FERROCAF_MPI_SHM=0 "$out/ferrocaf"
 run "OpenCoarrays (same mpirun)" mpirun -n 2 "$out/opencoarrays"
 run "ferrocaf shm transport (its own launcher)" env FERROCAF_NUM_IMAGES=2 "$out/ferrocaf"
