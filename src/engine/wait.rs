@@ -96,7 +96,8 @@ impl Waiter {
     /// another image starts error termination while this one waits, this image ends with that
     /// exit code. With statistics on, the time is added to the current wait kind
     /// ([`Stats::during`]).
-    /// `poll` must load only this image's memory (or ask for news: `status::news`), since
+    ///
+    /// `poll` must load only this image's memory (or gate other loads on `status::news`):
     /// a transport that cannot wake runs it at every turn.
     pub fn block<T>(&self, poll: impl FnMut() -> Option<CafResult<T>>) -> CafResult<T> {
         self.timed(poll, false)
