@@ -201,48 +201,42 @@ impl Waiter {
         }
     }
 
-    /// The wait of a transport that cannot wake: progress, read the bell, poll; then spin
-    /// (up to the configured count) or nap, and poll again at once if the poll is local, else
-    /// once the bell moved or after [`NAP`]. Posters change their word before they alert, so a
-    /// change the poll missed moves the bell after it was read. Progress comes first so that
-    /// the loads see every remote update completed before.
+    /// The wait of a transport that cannot wake. Each turn: progress, read the bell, poll if
+    /// the poll is local, or the bell moved, or [`NAP`] passed since the last poll; then spin
+    /// (up to the configured count) or nap. Posters change their word before they alert, so a
+    /// change a poll missed moves the bell after it was read. Progress comes first so that the
+    /// loads see every remote update completed before.
     fn poll_with_naps<T>(
         &self,
         mut poll: impl FnMut() -> Option<CafResult<T>>,
         remote: bool,
     ) -> CafResult<T> {
         let (mut spins, mut nap) = (0u32, POLL_NAP);
-        let mut seq = self.header.bell.load(Ordering::Acquire);
+        let (mut seq, mut due, mut since) = (self.header.bell.load(Ordering::Acquire), true, None);
         loop {
             self.tp.progress();
             let rung = self.header.bell.load(Ordering::Acquire);
             if rung != seq {
-                (seq, nap) = (rung, POLL_NAP);
+                (seq, nap, due) = (rung, POLL_NAP, true);
             }
-            if let Some(r) = poll() {
-                self.tp.progress();
-                return r;
-            }
-            if let Some(code) = self.aborting() {
-                self.follow_abort(code);
-            }
-            let since = Instant::now();
-            loop {
-                if spins < self.spin {
-                    spins += 1;
-                    std::hint::spin_loop();
-                } else {
-                    std::thread::sleep(nap);
-                    if self.spin == 0 {
-                        nap = (nap * 2).min(MAX_POLL_NAP);
-                    }
+            if due || !remote || since.is_some_and(|t: Instant| t.elapsed() >= NAP) {
+                if let Some(r) = poll() {
+                    self.tp.progress();
+                    return r;
                 }
-                self.tp.progress();
-                if !remote
-                    || self.header.bell.load(Ordering::Acquire) != seq
-                    || since.elapsed() >= NAP
-                {
-                    break;
+                if let Some(code) = self.aborting() {
+                    self.follow_abort(code);
+                }
+                due = false;
+                since = remote.then(Instant::now);
+            }
+            if spins < self.spin {
+                spins += 1;
+                std::hint::spin_loop();
+            } else {
+                std::thread::sleep(nap);
+                if self.spin == 0 {
+                    nap = (nap * 2).min(MAX_POLL_NAP);
                 }
             }
         }
