@@ -26,8 +26,8 @@ if [ "$mpi" = mpich ]; then
 else
   caf -O2 "$here/latency.f90" -o "$out/opencoarrays"
   run "ferrocaf over MPI, shared-memory window" mpirun -n 2 "$out/ferrocaf"
-  run "ferrocaf over MPI, FERROCAF_MPI_SHM=0 (osc/ucx)" \
-    mpirun -n 2 --mca osc ucx -x FERROCAF_MPI_SHM=0 "$out/ferrocaf"
+  run "ferrocaf over MPI, FERROCAF_MPI_SHM=0 (RMA only, default osc/rdma)" \
+    mpirun -n 2 -x FERROCAF_MPI_SHM=0 "$out/ferrocaf"
   run "OpenCoarrays (same mpirun)" mpirun -n 2 "$out/opencoarrays"
 fi
 run "ferrocaf shm transport (its own launcher)" env FERROCAF_NUM_IMAGES=2 "$out/ferrocaf"

@@ -68,12 +68,10 @@ impl Barrier {
             // SAFETY: the round counter is an aligned u64 in this image's control block.
             let mine = unsafe { &*(word as *const AtomicU64) };
             let want = consumed[round].fetch_add(1, Ordering::Relaxed) + 1;
-            w.block(|| {
-                ready_or_gone(
-                    || mine.load(Ordering::Acquire) >= want,
-                    || check_team(tp, team, Op::Barrier, e),
-                )
-            })?;
+            w.block_ready(
+                || mine.load(Ordering::Acquire) >= want,
+                || check_team(tp, team, Op::Barrier, e),
+            )?;
             dist <<= 1;
             round += 1;
         }
@@ -99,10 +97,10 @@ fn central(tp: &dyn Transport, w: &Waiter, team: &Team, e: u64) -> CafResult<()>
         check_team(tp, team, Op::Barrier, e)?;
         tp.fetch_op(leader, arrive, 8, AtomicOp::Swap, 0);
         tp.fetch_op(leader, gen, 8, AtomicOp::Add, 1);
-        team.members.iter().for_each(|&j| tp.ring(j));
+        team.members.iter().for_each(|&j| tp.alert(j));
         return Ok(());
     }
-    w.block(|| {
+    w.block_remote(|| {
         ready_or_gone(
             || tp.fetch_op(leader, gen, 8, AtomicOp::Load, 0) != g,
             || check_team(tp, team, Op::Barrier, e),

@@ -16,7 +16,7 @@
 //! consecutive collectives have different roots.
 
 use super::coll_small::{Fold, Small};
-use super::status::{check_team, publish, ready_or_gone, Op};
+use super::status::{check_team, publish, Op};
 use super::team::Team;
 use super::wait::Waiter;
 use crate::error::CafResult;
@@ -167,7 +167,7 @@ impl Collectives {
         let wait_box = |line: usize| -> CafResult<usize> {
             let b = mailbox(tp, Layout::coll_line(lv, line));
             let want = state.seen[line].fetch_add(1, Ordering::Relaxed) + 1;
-            w.block(|| ready_or_gone(|| b.count.load(Ordering::Acquire) >= want, gone))?;
+            w.block_ready(|| b.count.load(Ordering::Acquire) >= want, gone)?;
             Ok(b.offset.load(Ordering::Relaxed) as usize)
         };
         let mut scratch = Vec::new();

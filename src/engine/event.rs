@@ -143,24 +143,22 @@ impl Events<'_> {
                 // Only this image writes `consumed`.
                 let done = consumed.load(Ordering::Relaxed);
                 let ready = || posts.load(Ordering::Acquire).wrapping_sub(done) >= need;
-                self.w.block(|| ready_or_others(ready, tp, self.team))?;
+                self.w.block_ready(ready, || check_others(tp, self.team))?;
                 consumed.store(done.wrapping_add(need), Ordering::Relaxed);
                 Ok(())
             }
-            Strategy::P2p => self.w.block_drained(|| {
+            Strategy::P2p => {
                 let took = || self.notifier.matcher(tp).take(filter(slot), need, true).0 == need;
-                ready_or_others(took, tp, self.team)
-            }),
+                self.w.block_ready(took, || check_others(tp, self.team))
+            }
             Strategy::Notified => {
                 let id = self.notifier.matcher(tp).init(filter(slot), need)?;
                 self.notifier.matcher(tp).start(id)?;
-                let r = self
-                    .w
-                    .block_drained(|| match self.notifier.matcher(tp).test(id) {
-                        Ok(Some(_)) => Some(Ok(())),
-                        Ok(None) => check_others(tp, self.team).err().map(Err),
-                        Err(e) => Some(Err(e)),
-                    });
+                let r = self.w.block(|| match self.notifier.matcher(tp).test(id) {
+                    Ok(Some(_)) => Some(Ok(())),
+                    Ok(None) => check_others(tp, self.team).err().map(Err),
+                    Err(e) => Some(Err(e)),
+                });
                 self.notifier.matcher(tp).free(id)?;
                 r
             }
@@ -179,16 +177,6 @@ impl Events<'_> {
             }
         }
     }
-}
-
-/// `Some(Ok)` once `ready()`, `Some(Err)` if every other image has terminated without it
-/// becoming ready, else `None`.
-fn ready_or_others(
-    ready: impl Fn() -> bool,
-    tp: &dyn Transport,
-    team: &Team,
-) -> Option<CafResult<()>> {
-    super::status::ready_or_gone(ready, || check_others(tp, team))
 }
 
 #[cfg(test)]

@@ -127,7 +127,7 @@ pub fn lock(
         if !served() {
             let (at, entry) = (entry_at(slot, ticket), entry_of(ticket, tp.this_image()));
             tp.fetch_op(image, at, 4, AtomicOp::Swap, entry);
-            let abandoned = w.block(|| {
+            let abandoned = w.block_remote(|| {
                 if served() {
                     return Some(Ok(false));
                 }
@@ -205,9 +205,9 @@ pub fn unlock(tp: &dyn Transport, image: usize, slot: usize, team: &Team) -> Caf
     }
     let entry = tp.fetch_op(image, entry_at(slot, successor), 4, AtomicOp::Load, 0);
     if (entry >> 16) as u16 == successor {
-        tp.ring((entry as u16 - 1) as usize);
+        tp.alert((entry as u16 - 1) as usize);
     } else {
-        team.members.iter().for_each(|&j| tp.ring(j));
+        team.members.iter().for_each(|&j| tp.alert(j));
     }
     Ok(())
 }

@@ -24,11 +24,11 @@ pub fn news(tp: &dyn Transport) -> u32 {
 }
 
 /// Tells every image that this one has terminated (once its status and the job block say
-/// so), then rings them.
+/// so), then alerts them.
 pub fn announce(tp: &dyn Transport) {
     for j in 0..tp.num_images() {
         tp.fetch_op(j, NEWS, 4, AtomicOp::Add, 1);
-        tp.ring(j);
+        tp.alert(j);
     }
 }
 

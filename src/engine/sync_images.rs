@@ -2,7 +2,7 @@
 //! block, then waits until its own `sync_from(j)` has been bumped as often as it has synced with
 //! j (Fortran 2018 11.6.4: the k-th sync with j matches j's k-th sync with i).
 
-use super::status::{check_alive, ready_or_gone};
+use super::status::check_alive;
 use super::team::Team;
 use super::wait::Waiter;
 use crate::error::{CafError, CafResult};
@@ -90,7 +90,7 @@ impl SyncImages {
                 .expect("own segment is mapped");
             // SAFETY: the counter is an aligned u64 in this image's control block.
             let c = unsafe { &*(word as *const AtomicU64) };
-            w.block(|| ready_or_gone(|| c.load(Ordering::Acquire) >= want, || check_alive(tp, j)))?;
+            w.block_ready(|| c.load(Ordering::Acquire) >= want, || check_alive(tp, j))?;
         }
         Ok(())
     }

@@ -1,11 +1,17 @@
 //! Blocking waits that never burn a shared core: spin briefly, then sleep on this image's
-//! doorbell (a futex in its control block) until a poster rings it. Over a transport that
-//! cannot wake another process (MPI across nodes), `ring` bumps the same bell word remotely and
-//! a wait watches it locally, with short naps: it re-runs its poll, whose loads may be remote
-//! atomics, only when the bell moved (the same protocol as the futex sleep), so a waiting image
-//! does not poll the network.
+//! doorbell (a futex in its control block) until a poster rings it.
+//!
+//! Over a transport that cannot wake another process (MPI across nodes), waits poll with
+//! naps, and never poll the network: a poll that loads only this image's memory
+//! ([`Waiter::block`], [`Waiter::block_ready`]) runs at every turn; one that reads other images'
+//! words ([`Waiter::block_remote`]: a lock's queue, the central barrier's generation) runs again
+//! only when the bell word in this image's header moved, which posters of such changes move
+//! remotely ([`Transport::alert`]), the futex doorbell protocol with a watched word. Checks for
+//! terminated images and for error termination read remote words only once a termination has
+//! been announced (`status::news`).
 
 use super::stats::Stats;
+use super::status::news;
 use crate::error::CafResult;
 use crate::transport::control::{Header, JobBlock};
 use crate::transport::doorbell::{Bell, OsFutex};
@@ -17,12 +23,12 @@ use std::time::{Duration, Instant};
 const YIELD_FOR: Duration = Duration::from_micros(50);
 /// Upper bound on one sleep; waits re-check their condition (and job abort) at least this often.
 const NAP: Duration = Duration::from_millis(100);
-/// The first nap of a wait watching its bell (transports that cannot wake): short enough for
-/// latency, long enough to leave the core to another image. Each nap without news doubles the
-/// next, up to [`MAX_POLL_NAP`]: with more images than cores, waiters that wake every 20 us
-/// take the cores from the images they wait for.
+/// One nap of a polling wait (transports that cannot wake): short enough for latency, long
+/// enough to leave the core to another image. With more images than cores (spin budget 0),
+/// each nap without news doubles the next, up to [`MAX_POLL_NAP`]: waiters that woke every
+/// 20 us took the cores from the images they waited for.
 const POLL_NAP: Duration = Duration::from_micros(20);
-/// The longest nap of a wait watching its bell.
+/// The longest nap of a polling wait.
 const MAX_POLL_NAP: Duration = Duration::from_millis(1);
 
 /// How long an image that sees another's error termination leaves it to end the job itself
@@ -63,10 +69,13 @@ impl Waiter {
         }
     }
 
-    /// Exit code of a job-wide error termination in progress, if any.
+    /// Exit code of a job-wide error termination in progress, if any. Without a mapped job
+    /// block (MPI) a remote read, made only once a termination has been announced (an image
+    /// that starts error termination announces it).
     pub fn aborting(&self) -> Option<i32> {
         let word = match self.job {
             Some(job) => job.abort.load(Ordering::SeqCst),
+            None if news(self.tp) == 0 => return None,
             None => self.tp.fetch_op(
                 0,
                 super::status::JOB_ABORT,
@@ -96,24 +105,51 @@ impl Waiter {
     /// another image starts error termination while this one waits, this image ends with that
     /// exit code. With statistics on, the time is added to the current wait kind
     /// ([`Stats::during`]).
+    ///
+    /// `poll` must load only this image's memory (or gate other loads on `status::news`):
+    /// a transport that cannot wake runs it at every turn.
     pub fn block<T>(&self, poll: impl FnMut() -> Option<CafResult<T>>) -> CafResult<T> {
         self.timed(poll, false)
     }
 
-    /// [`Waiter::block`] for a poll that drains this image's notifications: an arrival not
-    /// yet drained counts as news, like the bell (over MPI a notification is a message, which
-    /// does not ring).
-    pub fn block_drained<T>(&self, poll: impl FnMut() -> Option<CafResult<T>>) -> CafResult<T> {
+    /// [`Waiter::block`] for a poll that reads other images' memory, whose changes the poster
+    /// signals with [`Transport::alert`]: a transport that cannot wake runs it again only when
+    /// this image's bell moved (or after [`NAP`]).
+    pub fn block_remote<T>(&self, poll: impl FnMut() -> Option<CafResult<T>>) -> CafResult<T> {
         self.timed(poll, true)
     }
 
+    /// Waits until `ready()` (a load of this image's memory) holds, or `gone()` (which may
+    /// read other images' state) reports that it never will; `gone` runs first and then only
+    /// when a termination was announced since its last run, the only event that changes its
+    /// answer. A `gone` error is re-checked against `ready`: a peer may signal, then stop.
+    pub fn block_ready(
+        &self,
+        ready: impl Fn() -> bool,
+        gone: impl Fn() -> CafResult<()>,
+    ) -> CafResult<()> {
+        let mut seen = None;
+        self.block(|| {
+            if ready() {
+                return Some(Ok(()));
+            }
+            let now = Some(news(self.tp));
+            if seen == now {
+                return None;
+            }
+            seen = now;
+            let err = gone().err()?;
+            Some(if ready() { Ok(()) } else { Err(err) })
+        })
+    }
+
     /// [`Waiter::block`] with statistics when they are on.
-    fn timed<T>(&self, poll: impl FnMut() -> Option<CafResult<T>>, drains: bool) -> CafResult<T> {
+    fn timed<T>(&self, poll: impl FnMut() -> Option<CafResult<T>>, remote: bool) -> CafResult<T> {
         if !self.stats.on() {
-            return self.wait(poll, drains);
+            return self.wait(poll, remote);
         }
         let t0 = Instant::now();
-        let r = self.wait(poll, drains);
+        let r = self.wait(poll, remote);
         self.stats.waited(t0.elapsed());
         r
     }
@@ -122,10 +158,10 @@ impl Waiter {
     fn wait<T>(
         &self,
         mut poll: impl FnMut() -> Option<CafResult<T>>,
-        drains: bool,
+        remote: bool,
     ) -> CafResult<T> {
         if !self.tp.can_wake() {
-            return self.watch_bell(poll, drains);
+            return self.poll_with_naps(poll, remote);
         }
         for i in 0..self.spin {
             if let Some(r) = poll() {
@@ -174,42 +210,41 @@ impl Waiter {
         }
     }
 
-    /// The wait of a transport that cannot wake, whose `ring` bumps this image's bell
-    /// remotely: read the bell, poll, then watch the bell locally (spinning up to the
-    /// configured count, then in growing naps from [`POLL_NAP`]) and poll again once it moved, once a
-    /// notification is waiting if `drains`, or after [`NAP`] at the latest. Posters change
-    /// their word before they ring, so a change the poll missed moves the bell after it was
-    /// read. Progress comes first so that the loads see every remote update completed before.
-    fn watch_bell<T>(
+    /// The wait of a transport that cannot wake. Each turn: progress, read the bell, poll if
+    /// the poll is local, or the bell moved, or [`NAP`] passed since the last poll; then spin
+    /// (up to the configured count) or nap. Posters change their word before they alert, so a
+    /// change a poll missed moves the bell after it was read. Progress comes first so that the
+    /// loads see every remote update completed before.
+    fn poll_with_naps<T>(
         &self,
         mut poll: impl FnMut() -> Option<CafResult<T>>,
-        drains: bool,
+        remote: bool,
     ) -> CafResult<T> {
-        let mut spins = 0u32;
+        let (mut spins, mut nap) = (0u32, POLL_NAP);
+        let (mut seq, mut due, mut since) = (self.header.bell.load(Ordering::Acquire), true, None);
         loop {
             self.tp.progress();
-            let seq = self.header.bell.load(Ordering::Acquire);
-            if let Some(r) = poll() {
-                self.tp.progress();
-                return r;
+            let rung = self.header.bell.load(Ordering::Acquire);
+            if rung != seq {
+                (seq, nap, due) = (rung, POLL_NAP, true);
             }
-            if let Some(code) = self.aborting() {
-                self.follow_abort(code);
-            }
-            let (since, mut nap) = (Instant::now(), POLL_NAP);
-            loop {
-                let arrived = self.tp.progress();
-                if (drains && arrived)
-                    || self.header.bell.load(Ordering::Acquire) != seq
-                    || since.elapsed() >= NAP
-                {
-                    break;
+            if due || !remote || since.is_some_and(|t: Instant| t.elapsed() >= NAP) {
+                if let Some(r) = poll() {
+                    self.tp.progress();
+                    return r;
                 }
-                if spins < self.spin {
-                    spins += 1;
-                    std::hint::spin_loop();
-                } else {
-                    std::thread::sleep(nap);
+                if let Some(code) = self.aborting() {
+                    self.follow_abort(code);
+                }
+                due = false;
+                since = remote.then(Instant::now);
+            }
+            if spins < self.spin {
+                spins += 1;
+                std::hint::spin_loop();
+            } else {
+                std::thread::sleep(nap);
+                if self.spin == 0 {
                     nap = (nap * 2).min(MAX_POLL_NAP);
                 }
             }

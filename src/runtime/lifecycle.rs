@@ -34,7 +34,7 @@ impl Runtime {
     /// Waits until every image has stopped or failed, then releases the transport.
     pub(super) fn await_job_end(&self) {
         let n = self.n as u64;
-        let _ = self.waiter.block(|| {
+        let _ = self.waiter.block_remote(|| {
             let done = self.tp.fetch_op(0, JOB_STOPPED, 4, AtomicOp::Load, 0)
                 + self.tp.fetch_op(0, JOB_FAILED, 4, AtomicOp::Load, 0);
             (done >= n).then_some(Ok(()))

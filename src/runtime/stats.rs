@@ -21,7 +21,7 @@ impl Runtime {
         // (over MPI it is a remote word).
         let turn = JOB + std::mem::offset_of!(JobBlock, stats_turn);
         let me = self.me as u64;
-        let _ = self.waiter.block(|| {
+        let _ = self.waiter.block_remote(|| {
             let t = self.tp.fetch_op(0, turn, 4, AtomicOp::Load, 0);
             if t == me {
                 return Some(Ok(()));
@@ -36,7 +36,7 @@ impl Runtime {
         let _ = err.flush();
         self.tp.fetch_op(0, turn, 4, AtomicOp::Swap, me + 1);
         for j in 0..self.n {
-            self.tp.ring(j);
+            self.tp.alert(j);
         }
     }
 }

@@ -97,8 +97,7 @@ pub trait Transport: Send + Sync {
     ) -> u64;
     /// Makes every earlier put of this image visible to every image before later ones.
     fn fence(&self);
-    /// Wakes `image` if it sleeps waiting for a change in its control block (a transport that
-    /// cannot wake moves `image`'s bell word instead, which its waits watch).
+    /// Wakes `image` if it sleeps waiting for a change in its control block.
     fn ring(&self, image: usize);
     /// Address at which this process can load/store `(image, offset)` directly, if the
     /// transport maps peers' memory (capability used for pointer chasing and local waits).
@@ -109,18 +108,22 @@ pub trait Transport: Send + Sync {
     /// Hands every notification that has arrived for this image to `f`, in arrival order.
     fn drain(&self, f: &mut dyn FnMut(Notification));
 
-    /// Capability: [`Transport::ring`] really wakes a sleeping image. When false, `ring` only
-    /// moves the image's bell word, which waits watch with short naps, calling
-    /// [`Transport::progress`] before every look.
+    /// Tells `image` that something it reads in other images' memory while it waits has
+    /// changed (a lock's queue, the central barrier, a termination): [`Transport::ring`] where
+    /// rings wake; a transport that cannot wake moves `image`'s bell word, which those waits
+    /// watch.
+    fn alert(&self, image: usize) {
+        self.ring(image);
+    }
+
+    /// Capability: [`Transport::ring`] really wakes a sleeping image. When false, waits poll
+    /// with short naps, calling [`Transport::progress`] before every poll.
     fn can_wake(&self) -> bool {
         true
     }
     /// Lets the transport make progress and makes remote updates of this image's memory
-    /// visible to its loads; called by waits that cannot sleep. True if a notification has
-    /// arrived that [`Transport::drain`] would hand over and that did not ring.
-    fn progress(&self) -> bool {
-        false
-    }
+    /// visible to its loads; called by waits that poll.
+    fn progress(&self) {}
     /// Address of `image`'s segment in that image's own process: a pointer that image stores
     /// (an allocatable component) to byte `offset` of its segment holds `home + offset`, which
     /// `*_by_ref` translates back. By default the address at which this process maps the

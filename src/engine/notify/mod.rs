@@ -72,7 +72,7 @@ impl Notifier {
         if tp.notify(image, n).is_ok() {
             return Ok(());
         }
-        w.block_drained(|| {
+        w.block(|| {
             drop(self.matcher(tp));
             match tp.notify(image, n) {
                 Ok(()) => Some(Ok(())),
@@ -145,7 +145,7 @@ impl Notifier {
     /// Waits for request `id` to complete; returns its last match.
     pub fn wait(&self, tp: &dyn Transport, w: &Waiter, id: usize) -> CafResult<Arrival> {
         let _kind = self.stats.during(WaitKind::Notify);
-        w.block_drained(|| match self.matcher(tp).test(id) {
+        w.block(|| match self.matcher(tp).test(id) {
             Ok(Some(a)) => Some(Ok(a)),
             Ok(None) => None,
             Err(e) => Some(Err(e)),

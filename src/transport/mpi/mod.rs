@@ -16,12 +16,11 @@
 //! data (`flush`) before the atomic that signals it, so a waiter that sees the signal and then
 //! syncs sees the data.
 //!
-//! Waking. No process can wake another across nodes (`can_wake` is false): `ring` adds one to
-//! the image's bell word with an MPI atomic, and its waits watch that word locally and re-run
-//! their polls (which may read remote words) only when it moved, so no wait polls the
-//! network. Notifications are messages, which do not ring: [`Transport::progress`] says when
-//! one is waiting. Progress also drives MPI's progress engine for implementations whose
-//! passive-target RMA needs the target to enter MPI.
+//! Waking. No process can wake another across nodes (`can_wake` is false), so `ring` does
+//! nothing and waits poll words of their own segment with naps. A wait that reads other
+//! images' words instead watches its bell word, which [`Transport::alert`] moves with an MPI
+//! atomic, so no wait polls the network. Progress also drives MPI's progress engine for
+//! implementations whose passive-target RMA needs the target to enter MPI.
 //!
 //! Notifications travel as eager messages (`MPI_Send` of one 64-byte cell on a private
 //! communicator), drained with `MPI_Improbe`/`MPI_Mrecv`: one message instead of a remote CAS,
@@ -45,7 +44,7 @@ use std::sync::Once;
 use types::Type;
 use world::{check, World};
 
-/// Offset of an image's bell word ([`Header::bell`]), which [`Transport::ring`] moves.
+/// Offset of an image's bell word ([`Header::bell`]), which [`Transport::alert`] moves.
 const BELL: usize = HEADER + std::mem::offset_of!(Header, bell);
 
 /// The MPI transport of one image (rank = 0-based image index).
@@ -240,7 +239,9 @@ impl Transport for Mpi {
         fence(Ordering::SeqCst);
     }
 
-    fn ring(&self, image: usize) {
+    fn ring(&self, _image: usize) {}
+
+    fn alert(&self, image: usize) {
         self.fetch_op(image, BELL, 4, AtomicOp::Add, 1);
     }
 
@@ -263,8 +264,8 @@ impl Transport for Mpi {
         false
     }
 
-    fn progress(&self) -> bool {
-        let arrived = note::poke(&self.w);
+    fn progress(&self) {
+        note::poke(&self.w);
         // SAFETY: the windows are in their lock_all epochs.
         unsafe {
             check(m::MPI_Win_sync(self.w.win), "MPI_Win_sync");
@@ -272,7 +273,6 @@ impl Transport for Mpi {
                 check(m::MPI_Win_sync(nw), "MPI_Win_sync");
             }
         }
-        arrived
     }
 
     fn home(&self, image: usize) -> usize {
