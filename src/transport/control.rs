@@ -43,7 +43,12 @@ pub struct Header {
     /// or by error): while it is zero every image runs, and checks for stopped or failed
     /// images need no remote read.
     pub news: AtomicU32,
-    _pad0: [u8; LINE - 20],
+    /// Notifications sent to this image, counted by each sender once its message left
+    /// (transports whose notifications are messages: the receiver drains until it has
+    /// received as many, so a notification sent before an image control statement is never
+    /// still in flight after it).
+    pub notes: AtomicU32,
+    _pad0: [u8; LINE - 24],
     /// Doorbell sequence; a futex word that wakers bump.
     pub bell: AtomicU32,
     /// Number of threads of this image sleeping on `bell`.

@@ -38,14 +38,18 @@ use super::plan::contiguous;
 use super::{cpu_atomic, AtomicOp, CopyPlan, Full, Layout, Notification, Place, Transport};
 use atomics::Rmw;
 use mpi_sys as m;
+use std::collections::VecDeque;
 use std::ffi::c_void;
-use std::sync::atomic::{fence, Ordering};
-use std::sync::Once;
+use std::sync::atomic::{fence, AtomicU32, Ordering};
+use std::sync::{Mutex, Once};
+use std::time::Duration;
 use types::Type;
 use world::{check, World};
 
 /// Offset of an image's bell word ([`Header::bell`]), which [`Transport::alert`] moves.
 const BELL: usize = HEADER + std::mem::offset_of!(Header, bell);
+/// Offset of an image's count of notifications sent to it ([`Header::notes`]).
+const NOTES: usize = HEADER + std::mem::offset_of!(Header, notes);
 
 /// The MPI transport of one image (rank = 0-based image index).
 pub struct Mpi {
@@ -55,10 +59,26 @@ pub struct Mpi {
     /// Every image's segment is mapped here (one node, shared window): atomics use the
     /// processor's instructions, in every image alike.
     all_mapped: bool,
+    /// Notifications this image has received (compared with its [`Header::notes`]).
+    received: AtomicU32,
+    /// Notifications this image sent itself, in order (MPICH's `MPI_Send` to the own rank
+    /// blocks until a receive matches it, so they never go through MPI).
+    own: Mutex<VecDeque<Notification>>,
     finished: Once,
 }
 
 impl Mpi {
+    /// Makes completed remote updates of this image's memory visible to its loads.
+    fn sync(&self) {
+        // SAFETY: the windows are in their lock_all epochs.
+        unsafe {
+            check(m::MPI_Win_sync(self.w.win), "MPI_Win_sync");
+            if let Some(nw) = self.w.node_win {
+                check(m::MPI_Win_sync(nw), "MPI_Win_sync");
+            }
+        }
+    }
+
     /// Initialises MPI and the windows; `sizes(n)` gives the control-block and segment bytes
     /// of a job of `n` images; `shm` allows a shared-memory window for on-node images.
     pub fn init(sizes: impl Fn(usize) -> (usize, usize), shm: bool) -> Result<Mpi, String> {
@@ -68,6 +88,8 @@ impl Mpi {
             n: w.size,
             all_mapped: w.mapped.iter().all(Option::is_some),
             w,
+            received: AtomicU32::new(0),
+            own: Mutex::default(),
             finished: Once::new(),
         })
     }
@@ -250,12 +272,53 @@ impl Transport for Mpi {
     }
 
     fn notify(&self, image: usize, n: &Notification) -> Result<(), Full> {
+        if image == self.w.rank {
+            self.own
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .push_back(*n);
+            return Ok(());
+        }
         note::send(&self.w, image, n);
+        self.fetch_op(image, NOTES, 4, AtomicOp::Add, 1);
         Ok(())
     }
 
+    /// Receives what has arrived, then, while fewer notifications have been received than
+    /// senders counted in [`Header::notes`], drives MPI's progress until the missing ones
+    /// arrive: their sends completed, so they are in flight, and the image control statement
+    /// that ordered a sender's count before this drain orders its notification too. (An MPI
+    /// probe may enter the progress engine only after finding nothing, so a message already
+    /// delivered can stay unseen for one probe.)
     fn drain(&self, f: &mut dyn FnMut(Notification)) {
-        if note::receive(&self.w, f) {
+        let own = std::mem::take(&mut *self.own.lock().unwrap_or_else(|p| p.into_inner()));
+        own.into_iter().for_each(&mut *f);
+        let mut came = note::receive(&self.w, f);
+        let mut any = came > 0;
+        let mut nap = Duration::from_micros(1);
+        loop {
+            let received = self
+                .received
+                .fetch_add(came, Ordering::Relaxed)
+                .wrapping_add(came);
+            if !self.all_mapped {
+                self.sync();
+            }
+            let word = self
+                .direct(self.w.rank, NOTES)
+                .expect("own segment is mapped");
+            // SAFETY: NOTES is an aligned u32 in this image's header, updated only atomically.
+            let sent = unsafe { &*(word as *const AtomicU32) }.load(Ordering::Acquire);
+            if sent.wrapping_sub(received) as i32 <= 0 {
+                break;
+            }
+            std::thread::sleep(nap);
+            nap = (nap * 2).min(Duration::from_millis(1));
+            note::poke(&self.w);
+            came = note::receive(&self.w, f);
+            any |= came > 0;
+        }
+        if any {
             self.progress();
         }
     }
@@ -266,13 +329,7 @@ impl Transport for Mpi {
 
     fn progress(&self) {
         note::poke(&self.w);
-        // SAFETY: the windows are in their lock_all epochs.
-        unsafe {
-            check(m::MPI_Win_sync(self.w.win), "MPI_Win_sync");
-            if let Some(nw) = self.w.node_win {
-                check(m::MPI_Win_sync(nw), "MPI_Win_sync");
-            }
-        }
+        self.sync();
     }
 
     fn home(&self, image: usize) -> usize {

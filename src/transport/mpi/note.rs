@@ -61,9 +61,9 @@ pub(super) fn send(w: &World, image: usize, n: &Notification) {
     };
 }
 
-/// Hands every notification that has arrived to `f`, in arrival order; true if any came.
-pub(super) fn receive(w: &World, f: &mut dyn FnMut(Notification)) -> bool {
-    let mut any = false;
+/// Hands every notification that has arrived to `f`, in arrival order; returns how many came.
+pub(super) fn receive(w: &World, f: &mut dyn FnMut(Notification)) -> u32 {
+    let mut came = 0;
     loop {
         let mut c = [0u64; WORDS];
         let (mut flag, mut msg) = (0, super::world::null_handle());
@@ -82,7 +82,7 @@ pub(super) fn receive(w: &World, f: &mut dyn FnMut(Notification)) -> bool {
                 "MPI_Improbe",
             );
             if flag == 0 {
-                return any;
+                return came;
             }
             check(
                 m::MPI_Mrecv(
@@ -95,7 +95,7 @@ pub(super) fn receive(w: &World, f: &mut dyn FnMut(Notification)) -> bool {
                 "MPI_Mrecv",
             );
         }
-        any = true;
+        came += 1;
         f(decode(&c));
     }
 }
