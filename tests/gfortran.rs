@@ -215,7 +215,7 @@ fn run_test(suite: &Suite, src: &Path, tx: &mpsc::Sender<Report>) {
     let missing = header
         .requires
         .iter()
-        .find(|c| suite.launcher.is_some() && launcher::MISSING.contains(&c.as_str()));
+        .find(|c| suite.launcher.is_some() && launcher::missing(c));
     if let Some(cap) = missing {
         println!("{name} ... skipped: requires {cap}, which FERROCAF_TEST_LAUNCHER lacks");
         return;

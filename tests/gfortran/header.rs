@@ -18,6 +18,8 @@
 //!                               any image count (oversubscription: 16 images on a few cores)
 //! ! test: requires supervisor   needs ferrocaf's own launcher (skipped under
 //!                               FERROCAF_TEST_LAUNCHER, see launcher.rs)
+//! ! test: requires shared-window  needs on-node images to share memory (skipped under the
+//!                               launcher when FERROCAF_MPI_SHM=0)
 //! ```
 
 use std::time::Duration;
@@ -86,7 +88,7 @@ pub struct Header {
     pub flags: Vec<String>,
     /// A variable whose values each get a run per image count.
     pub vary: Option<(String, Vec<String>)>,
-    /// Capabilities the test needs (`supervisor`: ferrocaf's own launcher).
+    /// Capabilities the test needs (`supervisor`: ferrocaf's own launcher; `shared-window`).
     pub requires: Vec<String>,
 }
 
@@ -182,8 +184,14 @@ fn apply(h: &mut Header, directive: &str) -> Result<(), String> {
             h.counts.push((times, text.trim().to_string()));
         }
         "forbid" => h.forbid.push(rest.to_string()),
-        "requires" if rest == "supervisor" => h.requires.push(rest.to_string()),
-        "requires" => return Err(format!("unknown capability `{rest}` (known: supervisor)")),
+        "requires" if ["supervisor", "shared-window"].contains(&rest) => {
+            h.requires.push(rest.to_string())
+        }
+        "requires" => {
+            return Err(format!(
+                "unknown capability `{rest}` (known: supervisor, shared-window)"
+            ))
+        }
         "vary" => {
             let (name, values) = rest.split_once('=').ok_or("`vary` needs NAME=a,b,...")?;
             let values: Vec<String> = values.split(',').map(|v| v.trim().to_string()).collect();

@@ -15,8 +15,15 @@ pub fn from_env() -> Option<Vec<String>> {
 
 /// Capabilities a test may require that a launched (MPI) job does not have: `supervisor`,
 /// ferrocaf's own launcher (its messages about killed images, and an exit with a non-zero STOP
-/// code that nobody reports).
-pub const MISSING: &[&str] = &["supervisor"];
+/// code that nobody reports); `shared-window`, images on one node sharing their memory, which
+/// a job run with FERROCAF_MPI_SHM=0 (one-sided RMA only) lacks.
+pub fn missing(capability: &str) -> bool {
+    match capability {
+        "supervisor" => true,
+        "shared-window" => std::env::var("FERROCAF_MPI_SHM").is_ok_and(|v| v == "0"),
+        _ => false,
+    }
+}
 
 /// The command running `exe` on `n` images: directly (the program supervises itself), or
 /// through the launcher.
