@@ -11,19 +11,21 @@ program notify_requests
   implicit none
   integer, parameter :: big = 5000
   real(8) :: small(4)[*], large(big)[*], grid(10, 10)[*], buf(big)
-  integer :: me, n, j, k, req, src, tag, st, seen
+  integer :: me, n, j, k, req, src, tag, st, seen, per
   logical(c_bool) :: flag
   logical, allocatable :: got(:)
   me = this_image(); n = num_images()
   small = 0; large = 0; grid = 0
   sync all
 
-  ! Many producers to one: image 1 gets an inline put (tag 1) and a large put (tag 2) from every
-  ! other image, matched first by source, then by wildcard.
+  ! Many producers to one: image 1 gets an inline put (tag 1) and a large put (tag 2, into a
+  ! slice of its own: unordered puts to one element would race) from every other image,
+  ! matched first by source, then by wildcard.
+  per = big / n
   if (me /= 1) then
     call notify_put(small(1:2), 1, [real(me, 8), -real(me, 8)], 1)
     buf = me
-    call notify_put(large, 1, buf, 2)
+    call notify_put(large((me - 1) * per + 1:me * per), 1, buf(1:per), 2)
   else
     do j = 2, n
       req = notify_init(j, 2, 1)
@@ -37,7 +39,9 @@ program notify_requests
     call notify_wait(req, src, tag)
     call check(tag == 1 .and. src >= 2 .and. src <= n, 'wildcard status names a sender')
     call check(abs(small(1)) >= 2 .and. small(2) == -small(1), 'inline payload landed')
-    call check(all(large == large(1)) .and. large(1) >= 2, 'large payload landed whole')
+    do j = 2, n
+      call check(all(large((j - 1) * per + 1:j * per) == j), 'large payload landed whole')
+    end do
     call notify_free(req)
   end if
   sync all

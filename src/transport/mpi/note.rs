@@ -9,6 +9,10 @@ use mpi_sys as m;
 
 /// Tag of notification messages on the private communicator.
 const TAG: i32 = 1;
+/// A tag nothing is sent with: probing for it always enters the progress engine (a probe
+/// that finds a message may return without progressing, and a notification that has arrived
+/// but is not received yet then kept MPICH from serving remote atomics on this image).
+const NEVER: i32 = 2;
 /// Words per cell: tag, source|bytes|inline, offset, then the inline payload.
 const WORDS: usize = 3 + INLINE / 8;
 /// Flag bit of the second word: the payload travels inline.
@@ -108,7 +112,7 @@ pub(super) fn poke(w: &World) {
         check(
             m::MPI_Iprobe(
                 m::RSMPI_ANY_SOURCE,
-                TAG,
+                NEVER,
                 w.comm,
                 &mut flag,
                 m::RSMPI_STATUS_IGNORE,
