@@ -48,6 +48,8 @@ use world::{check, World};
 
 /// Offset of an image's bell word ([`Header::bell`]), which [`Transport::alert`] moves.
 const BELL: usize = HEADER + std::mem::offset_of!(Header, bell);
+/// With every image mapped, [`Transport::progress`] enters MPI once per this many calls.
+const PROGRESS_EVERY: u32 = 64;
 /// Offset of an image's count of notifications sent to it ([`Header::notes`]).
 const NOTES: usize = HEADER + std::mem::offset_of!(Header, notes);
 
@@ -61,6 +63,8 @@ pub struct Mpi {
     all_mapped: bool,
     /// Notifications this image has received (compared with its [`Header::notes`]).
     received: AtomicU32,
+    /// Calls of [`Transport::progress`] (counted when every image is mapped).
+    turns: AtomicU32,
     /// Notifications this image sent itself, in order (MPICH's `MPI_Send` to the own rank
     /// blocks until a receive matches it, so they never go through MPI).
     own: Mutex<VecDeque<Notification>>,
@@ -89,6 +93,7 @@ impl Mpi {
             all_mapped: w.mapped.iter().all(Option::is_some),
             w,
             received: AtomicU32::new(0),
+            turns: AtomicU32::new(0),
             own: Mutex::default(),
             finished: Once::new(),
         })
@@ -227,6 +232,22 @@ impl Transport for Mpi {
         }
     }
 
+    fn copy_bytes(&self, dst: Place, src: Place, n: usize) {
+        match (self.local(dst), self.local(src)) {
+            (Some(d), Some(s)) => {
+                // SAFETY: as for `copy`: both sides are memory of this process (private, or
+                // mapped window memory) inside ranges the engine checked; `ptr::copy` allows
+                // overlap.
+                unsafe { std::ptr::copy(s as *const u8, d as *mut u8, n) };
+                fence(Ordering::SeqCst);
+            }
+            _ => {
+                let bytes = contiguous(n, 1);
+                self.copy(dst, src, &CopyPlan::new(1, &bytes, &bytes));
+            }
+        }
+    }
+
     fn fetch_op(&self, image: usize, offset: usize, width: usize, op: AtomicOp, v: u64) -> u64 {
         if let Some(a) = self.shared_word(image, offset) {
             // SAFETY: mapped window memory for the life of the windows (until exit); every
@@ -327,7 +348,14 @@ impl Transport for Mpi {
         false
     }
 
+    /// With every image mapped, nothing a wait polls moves through MPI (stores and processor
+    /// atomics are coherent, notifications are received by `drain` itself), so only every
+    /// [`PROGRESS_EVERY`]-th call enters MPI: a probe costs more than a round trip through
+    /// shared memory (SYNC ALL of 2 images took 1.3 µs when every poll probed).
     fn progress(&self) {
+        if self.all_mapped && self.turns.fetch_add(1, Ordering::Relaxed) % PROGRESS_EVERY != 0 {
+            return;
+        }
         note::poke(&self.w);
         self.sync();
     }
