@@ -131,57 +131,43 @@ impl Mpi {
 
     /// Puts from local `src` into `image`'s segment at `offset`, then completes the put.
     fn put(&self, image: usize, offset: usize, src: usize, plan: &CopyPlan) {
-        let n = plan.count();
-        let bcast = (plan.src.count() == 1 && n > 1).then_some(n);
-        let (o, t) = (
-            Type::of(&plan.src, plan.elem, bcast),
-            Type::of(&plan.dst, plan.elem, None),
-        );
-        // SAFETY: the origin side is readable local memory described by `o`; the target side
-        // lies inside `image`'s window (the engine checks sections against coarray bounds).
-        unsafe {
-            check(
-                m::MPI_Put(
-                    src as *const c_void,
-                    o.count,
-                    o.raw,
-                    image as i32,
-                    self.disp(image, offset),
-                    t.count,
-                    t.raw,
-                    self.w.win,
-                ),
-                "MPI_Put",
-            );
-            check(m::MPI_Win_flush(image as i32, self.w.win), "MPI_Win_flush");
-        }
+        self.rma(true, src, image, offset, plan);
     }
 
     /// Gets from `image`'s segment at `offset` into local `dst`, then completes the get.
     fn get(&self, dst: usize, image: usize, offset: usize, plan: &CopyPlan) {
+        self.rma(false, dst, image, offset, plan);
+    }
+
+    /// One `MPI_Put` (`put`) or `MPI_Get` between local memory at `local` and `image`'s segment
+    /// at `offset`, each side one datatype, completed by `MPI_Win_flush`.
+    fn rma(&self, put: bool, local: usize, image: usize, offset: usize, plan: &CopyPlan) {
         let n = plan.count();
         let bcast = (plan.src.count() == 1 && n > 1).then_some(n);
-        let (o, t) = (
-            Type::of(&plan.dst, plan.elem, None),
+        let (src, dst) = (
             Type::of(&plan.src, plan.elem, bcast),
+            Type::of(&plan.dst, plan.elem, None),
         );
-        // SAFETY: the origin side is writable local memory described by `o`; the target side
-        // lies inside `image`'s window.
+        let (o, t) = if put { (src, dst) } else { (dst, src) };
+        let (rank, disp) = (image as i32, self.disp(image, offset));
+        // SAFETY: the origin side is local memory described by `o`, readable for a put and
+        // writable for a get; the target side lies inside `image`'s window (the engine checks
+        // sections against coarray bounds).
         unsafe {
-            check(
-                m::MPI_Get(
-                    dst as *mut c_void,
-                    o.count,
-                    o.raw,
-                    image as i32,
-                    self.disp(image, offset),
-                    t.count,
-                    t.raw,
-                    self.w.win,
-                ),
-                "MPI_Get",
-            );
-            check(m::MPI_Win_flush(image as i32, self.w.win), "MPI_Win_flush");
+            if put {
+                let origin = local as *const c_void;
+                let r = m::MPI_Put(
+                    origin, o.count, o.raw, rank, disp, t.count, t.raw, self.w.win,
+                );
+                check(r, "MPI_Put");
+            } else {
+                let origin = local as *mut c_void;
+                let r = m::MPI_Get(
+                    origin, o.count, o.raw, rank, disp, t.count, t.raw, self.w.win,
+                );
+                check(r, "MPI_Get");
+            }
+            check(m::MPI_Win_flush(rank, self.w.win), "MPI_Win_flush");
         }
     }
 }
