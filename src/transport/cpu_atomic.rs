@@ -5,6 +5,20 @@
 use super::AtomicOp;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 
+/// `op` with operand `v` on the atomic `w` in ordering `o`; the old value.
+macro_rules! rmw {
+    ($w:expr, $op:expr, $v:expr, $o:expr) => {
+        match $op {
+            AtomicOp::Add => $w.fetch_add($v, $o),
+            AtomicOp::And => $w.fetch_and($v, $o),
+            AtomicOp::Or => $w.fetch_or($v, $o),
+            AtomicOp::Xor => $w.fetch_xor($v, $o),
+            AtomicOp::Swap => $w.swap($v, $o),
+            AtomicOp::Load => $w.load($o),
+        }
+    };
+}
+
 /// `op` with operand `v` on the `width`-byte word at `addr`; returns the old value.
 ///
 /// # Safety
@@ -19,26 +33,11 @@ pub unsafe fn fetch_op(addr: usize, width: usize, op: AtomicOp, v: u64) -> u64 {
     if width == 4 {
         // SAFETY: the caller guarantees a mapped, 4-byte aligned, only atomically accessed word.
         let w = unsafe { &*(addr as *const AtomicU32) };
-        let v = v as u32;
-        (match op {
-            AtomicOp::Add => w.fetch_add(v, o),
-            AtomicOp::And => w.fetch_and(v, o),
-            AtomicOp::Or => w.fetch_or(v, o),
-            AtomicOp::Xor => w.fetch_xor(v, o),
-            AtomicOp::Swap => w.swap(v, o),
-            AtomicOp::Load => w.load(o),
-        }) as u64
+        rmw!(w, op, v as u32, o) as u64
     } else {
         // SAFETY: as above, for an 8-byte aligned word.
         let w = unsafe { &*(addr as *const AtomicU64) };
-        match op {
-            AtomicOp::Add => w.fetch_add(v, o),
-            AtomicOp::And => w.fetch_and(v, o),
-            AtomicOp::Or => w.fetch_or(v, o),
-            AtomicOp::Xor => w.fetch_xor(v, o),
-            AtomicOp::Swap => w.swap(v, o),
-            AtomicOp::Load => w.load(o),
-        }
+        rmw!(w, op, v, o)
     }
 }
 
