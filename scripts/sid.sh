@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# A Debian sid chroot with gfortran 14, 15 and 16 and GCC 16's libcaf_shmem, for testing ferrocaf
+# with the compilers newer distributions ship (docs/ARCHITECTURE.md, "ABI generations").
+#
+#   scripts/sid.sh ensure          make the chroot if it is missing, mount what it needs
+#   scripts/sid.sh run CMD...      run CMD inside it (same working directory, same PATH + gfortrans)
+#   scripts/sid.sh path            print where it lives
+#   scripts/sid.sh remove          unmount and delete it
+#
+# It lives in $FERROCAF_SID (default /var/tmp/ferrocaf-sid). debootstrap takes the Debian mirror
+# this machine's apt already uses. /proc, /dev, /dev/shm, /tmp, this repository and the Rust
+# toolchain are bound at their own paths, so binaries built on the host run inside unchanged.
+set -euo pipefail
+REPO="$(cd "$(dirname "$0")/.." && pwd)"
+SID="${FERROCAF_SID:-/var/tmp/ferrocaf-sid}"
+PACKAGES=gfortran-14,gfortran-15,gfortran-16,libgfortran-16-dev,binutils,cmake,make,pkg-config
+
+# Prints the first Debian archive URI of the apt sources (one-line or deb822 format).
+mirror() {
+    local files=(/etc/apt/sources.list /etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources)
+    local f uri
+    for f in "${files[@]}"; do
+        [ -r "$f" ] || continue
+        uri="$(grep -hoE '^(deb[[:space:]]+(\[[^]]*\][[:space:]]+)?|URIs:[[:space:]]*)[a-z]+://[^[:space:]]+' "$f" \
+            | grep -oE '[a-z]+://[^[:space:]]+' | grep -E '/debian/?$' | head -n1 || true)"
+        if [ -n "$uri" ]; then
+            echo "$uri"
+            return
+        fi
+    done
+    echo "error: no Debian archive in the apt sources; set FERROCAF_SID_MIRROR" >&2
+    exit 1
+}
+
+need_root() {
+    if [ "$(id -u)" -ne 0 ]; then
+        echo "error: scripts/sid.sh needs root (debootstrap, chroot, mount)" >&2
+        exit 1
+    fi
+}
+
+# Binds $1 at the same path inside the chroot unless it is already mounted there.
+bind() {
+    local src="$1" dst="$SID$1"
+    [ -e "$src" ] || return 0
+    mkdir -p "$dst"
+    mountpoint -q "$dst" || mount --bind "$src" "$dst"
+}
+
+mount_all() {
+    mkdir -p "$SID/proc"
+    mountpoint -q "$SID/proc" || mount -t proc proc "$SID/proc"
+    bind /dev
+    bind /dev/shm
+    bind /tmp
+    bind "$REPO"
+    bind "${CARGO_HOME:-$HOME/.cargo}"
+    bind "${RUSTUP_HOME:-$HOME/.rustup}"
+    cp -L /etc/resolv.conf "$SID/etc/resolv.conf" 2>/dev/null || true
+}
+
+umount_all() {
+    local m
+    # Deepest first.
+    for m in $(awk -v root="$SID" '$2 ~ "^"root"/" {print $2}' /proc/mounts | sort -r); do
+        umount -l "$m" || true
+    done
+}
+
+ensure() {
+    need_root
+    if [ ! -x "$SID/usr/bin/gfortran-16" ]; then
+        command -v debootstrap >/dev/null 2>&1 || {
+            source "$REPO/scripts/setup.sh"
+            apt_install debootstrap
+        }
+        local uri="${FERROCAF_SID_MIRROR:-$(mirror)}"
+        echo "making a Debian sid chroot in $SID (about a minute)" >&2
+        umount_all
+        rm -rf "$SID"
+        mkdir -p "$(dirname "$SID")"
+        debootstrap --variant=minbase --include="$PACKAGES" sid "$SID.part" "$uri" >"$SID.log" 2>&1 || {
+            tail -n 20 "$SID.log" >&2
+            echo "error: debootstrap failed (log: $SID.log)" >&2
+            exit 1
+        }
+        mv "$SID.part" "$SID"
+    fi
+    mount_all
+}
+
+run() {
+    ensure >&2
+    local cwd
+    cwd="$(pwd)"
+    exec chroot "$SID" /usr/bin/env -C "$cwd" PATH="$PATH:/usr/local/bin:/usr/bin:/bin" "$@"
+}
+
+case "${1:-}" in
+    ensure) ensure ;;
+    run) shift; run "$@" ;;
+    path) echo "$SID" ;;
+    remove) need_root; umount_all; rm -rf "$SID" "$SID.part" "$SID.log" ;;
+    *) echo "usage: scripts/sid.sh ensure|run CMD...|path|remove" >&2; exit 2 ;;
+esac
