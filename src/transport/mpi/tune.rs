@@ -23,7 +23,7 @@ pub(super) fn apply() {
     let mut provided = 0;
     // SAFETY: MPI is initialised; the out-pointer is valid. MPI_T may be initialised more than
     // once (each call is paired with MPI_T_finalize below).
-    if unsafe { m::MPI_T_init_thread(m::RSMPI_THREAD_MULTIPLE, &mut provided) } != 0 {
+    if unsafe { m::MPI_T_init_thread(super::world::thread_level(), &mut provided) } != 0 {
         return;
     }
     write_int(&format!("MPIR_CVAR_{SYMHEAP_RETRY}"), 0);

@@ -14,8 +14,19 @@ pub(super) fn check(rc: c_int, what: &str) {
     }
 }
 
+/// The thread level ferrocaf asks MPI for. The runtime starts no thread of its own: MPI is
+/// called only by the threads that execute coarray statements, and a program executes those
+/// from one thread at a time (OpenMP gives coarrays no meaning inside a parallel region), so
+/// MPI_THREAD_SERIALIZED is enough. Open MPI's osc/pt2pt, the component that works across
+/// nodes over TCP, refuses MPI_THREAD_MULTIPLE.
+pub(super) fn thread_level() -> c_int {
+    // SAFETY: a constant of the bindings, valid at any time.
+    unsafe { m::RSMPI_THREAD_SERIALIZED }
+}
+
 /// The MPI handles of a job: opaque pointers (Open MPI) or integers (MPICH), valid in any
-/// thread once created (MPI_THREAD_MULTIPLE) and freed only by [`World::finalize`].
+/// thread once created (calls are serialised, [`thread_level`]) and freed only by
+/// [`World::finalize`].
 pub(super) struct World {
     /// Window over every image's whole segment, for RMA from any image.
     pub win: m::MPI_Win,
@@ -47,8 +58,8 @@ const ALIGN: usize = 4096;
 /// Pause between this process's last output and MPI_Abort (see [`World::abort`]).
 const OUTPUT_GRACE: std::time::Duration = std::time::Duration::from_millis(100);
 
-// SAFETY: MPI handles are plain values usable from any thread under MPI_THREAD_MULTIPLE
-// (checked at init); the window memory they describe lives until finalize.
+// SAFETY: MPI handles are plain values usable from any thread, one at a time, under
+// MPI_THREAD_SERIALIZED (checked at init); the window memory they describe lives until finalize.
 unsafe impl Send for World {}
 // SAFETY: as above; every method only passes the handles to thread-safe MPI calls.
 unsafe impl Sync for World {}
@@ -59,19 +70,16 @@ impl World {
     /// With `shm`, this node's images share memory and address each other directly.
     pub fn init(sizes: impl Fn(usize) -> (usize, usize), shm: bool) -> Result<World, String> {
         let (mut provided, mut rank, mut size) = (0, 0, 0);
+        super::osc::choose();
+        let level = thread_level();
         // SAFETY: MPI may be initialised with null argc/argv; the out-pointers are valid.
         unsafe {
             check(
-                m::MPI_Init_thread(
-                    null_mut(),
-                    null_mut(),
-                    m::RSMPI_THREAD_MULTIPLE,
-                    &mut provided,
-                ),
+                m::MPI_Init_thread(null_mut(), null_mut(), level, &mut provided),
                 "MPI_Init_thread",
             );
-            if provided < m::RSMPI_THREAD_MULTIPLE {
-                return Err("the MPI library does not provide MPI_THREAD_MULTIPLE".into());
+            if provided < level {
+                return Err("the MPI library does not provide MPI_THREAD_SERIALIZED".into());
             }
             check(
                 m::MPI_Comm_rank(m::RSMPI_COMM_WORLD, &mut rank),

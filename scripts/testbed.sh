@@ -1,0 +1,168 @@
+#!/usr/bin/env bash
+# A test bed of N "hosts" on this machine, for MPI jobs spread over several nodes
+# (docs/ARCHITECTURE.md, "Test bed of hosts"). Host k (1..N) is
+#   - a network namespace `ferrocaf-bed<k>` with loopback up and one interface `bed0`,
+#     198.18.0.<k>/24, the end of a veth pair whose other end is on the private bridge `fcbed`
+#     (198.18.0.0/15 is the benchmarking range: nothing outside the bed uses it);
+#   - a UTS namespace with hostname `bed<k>`, kept by a bind mount under $STATE (no process).
+# Hosts share the file system, /dev/shm included: only the network and the name differ.
+#
+#   testbed.sh up N              make hosts 1..N (idempotent: existing ones are kept, extra
+#                                ones removed); prints the hostfile's path
+#   testbed.sh down              remove every host, the bridge and the state directory
+#   testbed.sh exec HOST CMD...  run CMD in HOST (bed<k>, 198.18.0.<k> or k)
+#   testbed.sh agent [-opts] HOST CMD...
+#                                what MPI calls instead of ssh: runs the words CMD... joined
+#                                by spaces with `sh -c` in HOST, as ssh does. Open MPI:
+#                                `--mca plm_rsh_agent "testbed.sh agent"`; MPICH's Hydra:
+#                                `-launcher ssh -launcher-exec testbed.sh` (Hydra passes -x, ssh's
+#                                options are skipped; called without a verb, the script is the
+#                                agent)
+#   testbed.sh mpirun ARGS...    Open MPI's mpirun, started in bed1, with the bed's agent, its
+#                                hostfile and TCP restricted to the bed's subnet
+#   testbed.sh mpiexec ARGS...   MPICH's mpiexec.mpich likewise (Hydra, -iface bed0)
+#
+# Hostfiles: $STATE/hosts (Open MPI) has one line `bed<k> slots=S` per host, $STATE/hosts.hydra
+# (MPICH) `bed<k>:S`; S = $TESTBED_SLOTS (default 2).
+# Needs root, ip(8) and util-linux's unshare/nsenter.
+set -euo pipefail
+
+STATE=${TESTBED_STATE:-/run/ferrocaf-testbed}
+BRIDGE=fcbed
+NET=198.18.0
+SELF=$(readlink -f "$0")
+
+die() {
+    echo "testbed: $*" >&2
+    exit 1
+}
+
+# The host number named by bed<k>, 198.18.0.<k> or k.
+host_number() {
+    local h=$1
+    h=${h#bed}
+    h=${h#"$NET".}
+    case $h in
+    '' | *[!0-9]*) die "unknown host '$1' (bed<k>, $NET.<k> or k)" ;;
+    esac
+    [ -e "$STATE/uts$h" ] || die "host bed$h does not exist (testbed.sh up N)"
+    echo "$h"
+}
+
+# Runs "$@" in host k's network and UTS namespaces (`ip netns exec` also gives it a mount
+# namespace with the network namespace's /sys, where libraries such as UCX list interfaces).
+enter() {
+    local k=$1
+    shift
+    exec ip netns exec ferrocaf-bed"$k" nsenter --uts="$STATE/uts$k" -- "$@"
+}
+
+add_host() {
+    local k=$1 ns=ferrocaf-bed$1
+    [ -e "/run/netns/$ns" ] || ip netns add "$ns"
+    if ! ip link show "fcbed$k-v" >/dev/null 2>&1; then
+        ip link add "fcbed$k-v" type veth peer name bed0 netns "$ns"
+        ip link set "fcbed$k-v" master "$BRIDGE" up
+    fi
+    ip -n "$ns" link set lo up
+    ip -n "$ns" addr replace "$NET.$k/24" dev bed0
+    ip -n "$ns" link set bed0 up
+    if ! mountpoint -q "$STATE/uts$k" 2>/dev/null; then
+        touch "$STATE/uts$k"
+        unshare --uts="$STATE/uts$k" hostname "bed$k"
+    fi
+}
+
+del_host() {
+    local k=$1
+    ip link del "fcbed$k-v" 2>/dev/null || true
+    ip netns del "ferrocaf-bed$k" 2>/dev/null || true
+    umount "$STATE/uts$k" 2>/dev/null || true
+    rm -f "$STATE/uts$k"
+}
+
+up() {
+    local n=${1:-}
+    case $n in '' | *[!0-9]* | 0) die "up needs a host count (1..200)" ;; esac
+    [ "$n" -le 200 ] || die "up needs a host count (1..200)"
+    mkdir -p "$STATE"
+    # unshare --uts=FILE bind-mounts the namespace on FILE, which needs a private mount above it.
+    if ! mountpoint -q "$STATE"; then
+        mount --bind "$STATE" "$STATE"
+        mount --make-private "$STATE"
+    fi
+    if ! ip link show "$BRIDGE" >/dev/null 2>&1; then
+        ip link add "$BRIDGE" type bridge
+    fi
+    ip link set "$BRIDGE" up
+    local k
+    for k in $(seq 1 "$n"); do add_host "$k"; done
+    for f in "$STATE"/uts*; do
+        [ -e "$f" ] || continue
+        k=${f##*/uts}
+        [ "$k" -le "$n" ] || del_host "$k"
+    done
+    local slots=${TESTBED_SLOTS:-2}
+    : >"$STATE/hosts.new"
+    : >"$STATE/hosts.hydra.new"
+    for k in $(seq 1 "$n"); do
+        echo "bed$k slots=$slots" >>"$STATE/hosts.new"
+        echo "bed$k:$slots" >>"$STATE/hosts.hydra.new"
+    done
+    mv "$STATE/hosts.new" "$STATE/hosts"
+    mv "$STATE/hosts.hydra.new" "$STATE/hosts.hydra"
+    echo "$STATE/hosts"
+}
+
+down() {
+    local f
+    for f in "$STATE"/uts*; do
+        [ -e "$f" ] || continue
+        del_host "${f##*/uts}"
+    done
+    ip link del "$BRIDGE" 2>/dev/null || true
+    if [ -d "$STATE" ]; then
+        umount "$STATE" 2>/dev/null || true
+        rm -rf "$STATE"
+    fi
+}
+
+agent() {
+    while [ $# -gt 0 ] && [ "${1#-}" != "$1" ]; do shift; done
+    [ $# -ge 2 ] || die "agent needs a host and a command"
+    local k
+    k=$(host_number "$1")
+    shift
+    enter "$k" sh -c "$*"
+}
+
+verb=${1:-}
+case $verb in
+up) up "${2:-}" ;;
+down) down ;;
+exec)
+    [ $# -ge 3 ] || die "exec needs a host and a command"
+    k=$(host_number "$2")
+    shift 2
+    enter "$k" "$@"
+    ;;
+mpirun)
+    shift
+    k=$(host_number 1)
+    enter "$k" mpirun --hostfile "$STATE/hosts" \
+        --mca plm_rsh_agent "$SELF agent" \
+        --mca oob_tcp_if_include "$NET.0/24" --mca btl_tcp_if_include "$NET.0/24" "$@"
+    ;;
+mpiexec)
+    shift
+    k=$(host_number 1)
+    enter "$k" mpiexec.mpich -f "$STATE/hosts.hydra" -launcher ssh -launcher-exec "$SELF" \
+        -iface bed0 "$@"
+    ;;
+agent)
+    shift
+    agent "$@"
+    ;;
+-*) agent "$@" ;;
+*) die "usage: testbed.sh up N | down | exec HOST CMD... | agent HOST CMD... | mpirun ARGS... | mpiexec ARGS..." ;;
+esac
