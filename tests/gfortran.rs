@@ -40,6 +40,8 @@ struct Suite {
     launcher: Option<Vec<String>>,
     /// Major version of the gfortran on PATH (`gfortran -dumpversion`).
     gfortran: u32,
+    /// FERROCAF_TEST_MAX_IMAGES: runs on more images are skipped.
+    max_images: Option<usize>,
 }
 
 /// The result of one (test, image count) run, or of a test that could not run at all.
@@ -145,6 +147,7 @@ fn setup() -> Result<Suite, String> {
         shm_before: check::shm_names(),
         launcher: launcher::from_env(),
         gfortran,
+        max_images: launcher::max_images()?,
     })
 }
 
@@ -257,8 +260,14 @@ fn run_test(suite: &Suite, src: &Path, tx: &mpsc::Sender<Report>) {
             return;
         }
     };
-    let runs = header
+    let (images, over): (Vec<usize>, Vec<usize>) = header
         .images
+        .iter()
+        .partition(|&&n| suite.max_images.is_none_or(|m| n <= m));
+    for n in over {
+        println!("{name} [{n} images] ... skipped: more than FERROCAF_TEST_MAX_IMAGES");
+    }
+    let runs = images
         .iter()
         .flat_map(|&n| header.variants().into_iter().map(move |v| (n, v)));
     for (n, (suffix, var)) in runs {

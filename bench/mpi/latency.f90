@@ -2,11 +2,12 @@
 ! put and get of one integer (blocking, round trip of a coindexed access), the same through an
 ! allocatable component (c[j]%b(1): send_by_ref/get_by_ref, which first read the remote
 ! descriptor), event ping-pong (post to the other image, wait for its answer) and SYNC ALL.
-! Prints microseconds per operation (ping-pong: per one-way trip).
+! Prints microseconds per operation (ping-pong: per one-way trip). The first argument, if any,
+! is the number of iterations of each loop (default 20000).
 program latency
   use iso_fortran_env, only: event_type, int64
   implicit none
-  integer, parameter :: iters = 20000
+  integer :: iters
   type box
     integer, allocatable :: b(:)
   end type box
@@ -14,6 +15,12 @@ program latency
   type(box) :: c[*]
   type(event_type) :: ev[*]
   integer(int64) :: t0, t1, rate
+  character(len=16) :: arg
+  iters = 20000
+  if (command_argument_count() > 0) then
+    call get_command_argument(1, arg)
+    read (arg, *) iters
+  end if
   me = this_image()
   peer = 3 - me
   x = 0

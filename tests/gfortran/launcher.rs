@@ -13,6 +13,20 @@ pub fn from_env() -> Option<Vec<String>> {
     (!words.is_empty()).then_some(words)
 }
 
+/// FERROCAF_TEST_MAX_IMAGES: the largest image count to run (runs on more images are listed as
+/// skipped), for launchers where every image costs much more than on one machine (the test
+/// bed's hosts, scripts/test_testbed.sh).
+pub fn max_images() -> Result<Option<usize>, String> {
+    match std::env::var("FERROCAF_TEST_MAX_IMAGES") {
+        Err(_) => Ok(None),
+        Ok(v) => v
+            .trim()
+            .parse()
+            .map(Some)
+            .map_err(|_| format!("FERROCAF_TEST_MAX_IMAGES={v:?} is not an image count")),
+    }
+}
+
 /// Capabilities a test may require that a launched (MPI) job does not have: `supervisor`,
 /// ferrocaf's own launcher (its messages about killed images, and an exit with a non-zero STOP
 /// code that nobody reports); `shared-window`, images on one node sharing their memory, which
