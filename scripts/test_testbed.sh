@@ -51,3 +51,5 @@ else
     launcher="$bed mpirun --oversubscribe --map-by node -n {n}"
 fi
 FERROCAF_TEST_LAUNCHER="$launcher" cargo test --release --features mpi --test gfortran -- "$@"
+# A host whose images are all killed mid-run ends the job (tests/testbed_faults.rs).
+TESTBED=$bed cargo test --release --features mpi --test testbed_faults
