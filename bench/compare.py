@@ -435,6 +435,10 @@ def write_markdown(path, args, facts, oc_note, rows, raw_text, started, loads, f
             lines.append(f"- {r['name']}: {r['ferro'].split(' [')[0]}; vs raw: "
                          f"{r['raw']}; vs OpenCoarrays: {sp}")
     lines += ["", "![speedup chart](performance.svg)", ""]
+    # Measured by hand on the test bed (bench/mpi/hosts.sh), kept across re-runs.
+    hosts = BENCH_DIR / "mpi" / "hosts.md"
+    if hosts.exists():
+        lines += [hosts.read_text().rstrip(), ""]
     path.write_text("\n".join(lines))
 
 

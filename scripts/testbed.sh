@@ -20,7 +20,10 @@
 #                                agent)
 #   testbed.sh mpirun ARGS...    Open MPI's mpirun, started in bed1, with the bed's agent, its
 #                                hostfile, TCP restricted to the bed's subnet, and ranks that
-#                                yield the processor while they poll (see below)
+#                                yield the processor while they poll (see below); a host
+#                                whose link is cut is declared lost after ~8 s of silence
+#                                (TCP keepalive of mpirun's daemons: 5 s, then 3 probes 1 s
+#                                apart; Open MPI's default is 300 s + 9 x 20 s)
 #   testbed.sh mpiexec ARGS...   MPICH's mpiexec.mpich likewise (Hydra, -iface bed0)
 #
 # Hostfiles: $STATE/hosts (Open MPI) has one line `bed<k> slots=S` per host, $STATE/hosts.hydra
@@ -158,7 +161,8 @@ mpirun)
     enter "$k" mpirun --hostfile "$STATE/hosts" \
         --mca plm_rsh_agent "$SELF agent" \
         --mca oob_tcp_if_include "$NET.0/24" --mca btl_tcp_if_include "$NET.0/24" \
-        --mca mpi_yield_when_idle 1 "$@"
+        --mca mpi_yield_when_idle 1 --mca oob_tcp_keepalive_time 5 \
+        --mca oob_tcp_keepalive_intvl 1 --mca oob_tcp_keepalive_probes 3 "$@"
     ;;
 mpiexec)
     shift
