@@ -1,7 +1,7 @@
 //! Coarray tokens: what `_gfortran_caf_register` hands back to compiled code, and the reverse
 //! map from segment offsets to tokens (used by extensions that receive plain addresses).
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Mutex;
 
 /// What a registration reserved (gfortran's `caf_register_t`).
@@ -26,6 +26,8 @@ pub enum HeapKind {
     Local,
     /// No memory yet.
     None,
+    /// Memory of another token (register type 9, MAP_EXISTING): never freed through this one.
+    Alias,
 }
 
 /// The runtime's record of one registered coarray, owned through the opaque `caf_token_t`.
@@ -51,6 +53,9 @@ pub struct Token {
 pub struct Registry {
     by_offset: Mutex<BTreeMap<usize, (usize, usize)>>,
     components: Mutex<BTreeSet<usize>>,
+    /// Alias tokens by (aliased token address, byte offset into it), reused by every
+    /// association of the same memory (gfortran 16 never deregisters them).
+    aliases: Mutex<HashMap<(usize, usize), usize>>,
 }
 
 impl Registry {
@@ -95,6 +100,16 @@ impl Registry {
             .lock()
             .unwrap_or_else(|p| p.into_inner())
             .contains(&token)
+    }
+
+    /// The alias token of `(token address, byte offset)` made by `make` the first time.
+    pub fn alias(&self, key: (usize, usize), make: impl FnOnce() -> usize) -> usize {
+        *self
+            .aliases
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .entry(key)
+            .or_insert_with(make)
     }
 
     fn map(&self) -> std::sync::MutexGuard<'_, BTreeMap<usize, (usize, usize)>> {
