@@ -14,6 +14,7 @@ use super::teams16;
 use super::ErrMsg;
 use crate::engine::team::Team;
 use crate::error::{CafError, CafResult};
+use crate::runtime::teams::UNDEFINED_TEAM;
 use crate::runtime::{self, Runtime};
 use std::ffi::{c_int, c_void};
 
@@ -45,9 +46,7 @@ pub(crate) unsafe fn team_variable(rt: &Runtime, team: *const CafTeam) -> CafRes
     // SAFETY: guaranteed by the caller.
     let t = unsafe { team.read() };
     if t.is_null() {
-        return Err(CafError::InvalidArgument(
-            "the team variable is undefined (not defined by FORM TEAM or GET_TEAM)".into(),
-        ));
+        return Err(CafError::InvalidArgument(UNDEFINED_TEAM.into()));
     }
     team_value(rt, t)
 }
@@ -164,9 +163,7 @@ pub unsafe extern "C" fn _gfortran_caf_sync_team(
 /// As for [`_gfortran_caf_change_team`].
 unsafe fn team_argument(rt: &Runtime, team: *mut c_void) -> CafResult<&'static Team> {
     if team.is_null() {
-        return Err(CafError::InvalidArgument(
-            "the team variable is undefined (not defined by FORM TEAM or GET_TEAM)".into(),
-        ));
+        return Err(CafError::InvalidArgument(UNDEFINED_TEAM.into()));
     }
     if gcc16() {
         team_value(rt, team)

@@ -18,6 +18,10 @@ use std::ops::Deref;
 use std::sync::atomic::{AtomicPtr, Ordering};
 use std::sync::Mutex;
 
+/// The error of a team value that no FORM TEAM or GET_TEAM of this image made.
+pub const UNDEFINED_TEAM: &str =
+    "the team variable is undefined: no FORM TEAM or GET_TEAM defined it";
+
 /// The current team and, per active CHANGE TEAM, the coarrays allocated in it.
 #[derive(Debug)]
 pub struct Teams {
@@ -55,9 +59,7 @@ impl Teams {
             // SAFETY: every address in `known` is a leaked, never-freed `Team`.
             Ok(unsafe { &*(addr as *const Team) })
         } else {
-            Err(CafError::InvalidArgument(
-                "the team variable is undefined (not defined by FORM TEAM or GET_TEAM)".into(),
-            ))
+            Err(CafError::InvalidArgument(UNDEFINED_TEAM.into()))
         }
     }
 
