@@ -204,13 +204,24 @@ impl Runtime {
     }
 
     /// END TEAM: synchronises the current team's images, deallocates the coarrays allocated
-    /// in it, and makes its parent current again.
+    /// in it, and makes its parent current again (also when a member failed or stopped, which
+    /// it then reports).
     pub fn end_team(&self) -> CafResult<()> {
         let team = self.team.current();
         let parent = team.parent.ok_or_else(|| {
             CafError::InvalidArgument("END TEAM outside a CHANGE TEAM construct".into())
         })?;
-        self.barrier.sync(self.tp, &self.waiter, team)?;
+        // With a failed or stopped member the statement still ends the team for the others
+        // (Fortran 2018 11.6.11) and then reports it.
+        let synced = self.barrier.sync(self.tp, &self.waiter, team);
+        if let Err(e) = &synced {
+            if !matches!(
+                e,
+                CafError::FailedImage { .. } | CafError::StoppedImage { .. }
+            ) {
+                return synced;
+            }
+        }
         let coarrays = self.team.frames().pop().unwrap_or_default();
         for (tok, slot) in coarrays {
             // SAFETY: tracked tokens are live tokens of this runtime; deregister untracks a
@@ -230,7 +241,7 @@ impl Runtime {
         self.team
             .current
             .store(parent as *const _ as *mut _, Ordering::Release);
-        Ok(())
+        synced
     }
 
     /// SYNC TEAM: synchronises the images of `team`, which must be the current team, one of
