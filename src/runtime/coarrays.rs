@@ -109,7 +109,9 @@ impl Runtime {
     /// that coarray by ASSOCIATE or CHANGE TEAM (Fortran 2018 11.1.3, 11.1.5): coindexed
     /// accesses through the name address the same bytes on the target image. Not collective
     /// and never freed (gfortran 16 emits no deregistration for it); every association of the
-    /// same memory gets the same token back. Returns the token address and `addr`.
+    /// same memory gets the same token back. The alias has the memory's heap kind, so that it
+    /// is used as the coarray's own token is; the registry knows it is not the owner.
+    /// Returns the token address and `addr`.
     ///
     /// # Safety
     /// `token` is null or a token created by this runtime and not yet freed.
@@ -137,7 +139,7 @@ impl Runtime {
             offset: base.offset + delta,
             size: base.size - delta,
             kind: base.kind,
-            heap: HeapKind::Alias,
+            heap: base.heap,
             desc: 0,
         };
         let alias = self.registry.alias((token as usize, delta), || {
@@ -196,6 +198,11 @@ impl Runtime {
                 "deallocating a coarray that is not allocated".into(),
             ));
         }
+        if self.registry.is_alias(token as usize) {
+            // Shared by every association of the same memory, which it does not own (see
+            // map_existing).
+            return Ok(());
+        }
         // SAFETY: non-null tokens passed back by compiled code are ones this runtime created.
         let t = unsafe { &mut *token };
         match t.heap {
@@ -214,8 +221,6 @@ impl Runtime {
                 ));
             }
             HeapKind::None => {}
-            // Shared by every association of the same memory, so kept (see map_existing).
-            HeapKind::Alias => return Ok(()),
         }
         t.heap = HeapKind::None;
         t.size = 0;

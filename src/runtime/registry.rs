@@ -26,8 +26,6 @@ pub enum HeapKind {
     Local,
     /// No memory yet.
     None,
-    /// Memory of another token (register type 9, MAP_EXISTING): never freed through this one.
-    Alias,
 }
 
 /// The runtime's record of one registered coarray, owned through the opaque `caf_token_t`.
@@ -110,6 +108,15 @@ impl Registry {
             .unwrap_or_else(|p| p.into_inner())
             .entry(key)
             .or_insert_with(make)
+    }
+
+    /// Whether `token` is an alias token (register type 9), whose memory belongs to another.
+    pub fn is_alias(&self, token: usize) -> bool {
+        self.aliases
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .values()
+            .any(|&a| a == token)
     }
 
     fn map(&self) -> std::sync::MutexGuard<'_, BTreeMap<usize, (usize, usize)>> {
