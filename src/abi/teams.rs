@@ -35,11 +35,12 @@ pub(crate) fn team_value(rt: &Runtime, team: CafTeam) -> CafResult<&'static Team
     }
 }
 
-/// The team a team variable at `team` holds.
+/// The team a team variable at `team` holds (checked against the teams this image has).
 ///
 /// # Safety
 /// `team` is null or points to a readable team variable.
-pub(crate) unsafe fn team_variable(rt: &Runtime, team: *const CafTeam) -> CafResult<&'static Team> {
+pub(crate) unsafe fn team_of(team: *const CafTeam) -> CafResult<&'static Team> {
+    let rt = runtime::get();
     if team.is_null() {
         return Err(CafError::InvalidArgument("no team variable".into()));
     }
@@ -169,7 +170,7 @@ unsafe fn team_argument(rt: &Runtime, team: *mut c_void) -> CafResult<&'static T
         team_value(rt, team)
     } else {
         // SAFETY: older compilers pass the address of the team variable.
-        unsafe { team_variable(rt, team as *const CafTeam) }
+        unsafe { team_of(team as *const CafTeam) }
     }
 }
 

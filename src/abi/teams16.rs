@@ -2,7 +2,7 @@
 //! and team arguments of the image inquiry functions (libcaf.h of GCC 16, checked against
 //! gfortran 16.2's calls).
 
-use super::teams::{gcc16, team_value, team_variable, CafTeam};
+use super::teams::{gcc16, team_of, team_value, CafTeam};
 use crate::engine::team::Team;
 use crate::error::{CafError, CafResult};
 use crate::runtime::{self, Runtime};
@@ -52,7 +52,7 @@ pub unsafe extern "C" fn _gfortran_caf_get_team(level: *const i32) -> CafTeam {
 pub unsafe fn team_of_argument(rt: &Runtime, team: *const CafTeam) -> CafResult<&'static Team> {
     if gcc16() && !team.is_null() {
         // SAFETY: guaranteed by the caller.
-        unsafe { team_variable(rt, team) }
+        unsafe { team_of(team) }
     } else {
         Ok(rt.team.current())
     }
