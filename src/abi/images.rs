@@ -60,7 +60,7 @@ pub unsafe extern "C" fn _gfortran_caf_num_images(first: CafTeam, second: *const
         .unwrap_or_else(|e| rt.fatal(&e, "NUM_IMAGES"))
 }
 
-/// NUM_IMAGES with gfortran 8-14's FAILED= argument (-1 when absent).
+/// NUM_IMAGES with the FAILED= argument of gfortran 8 to 15 (-1 when absent).
 fn num_images_failed(rt: &crate::runtime::Runtime, failed: c_int) -> c_int {
     let n = rt.team.len() as c_int;
     if failed < 0 {
