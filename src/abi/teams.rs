@@ -93,7 +93,7 @@ pub unsafe extern "C" fn _gfortran_caf_form_team(
     let rt = runtime::get();
     let index = if gcc16() {
         // SAFETY: gfortran 16 passes NEW_INDEX= as teams16::new_index decodes it.
-        unsafe { teams16::new_index(new_index) }
+        unsafe { teams16::new_index(new_index, rt.team.current().len()) }
     } else {
         0
     };

@@ -74,17 +74,17 @@ pub fn team_of_value(rt: &Runtime, team: CafTeam) -> CafResult<&'static Team> {
 /// indirection: the address of a stack temporary holding the value's address (`D.2 = &D.1;
 /// form_team (..., &D.2, ...)` in its tree dump). A value outside `1..=num_images()` is taken
 /// as such an address when the argument lies on this thread's stack and holds an address on
-/// it (between this frame and the stack's top, so mapped); otherwise it is returned as is (FORM TEAM then reports it out of range).
+/// it (between this frame and the stack's top, so mapped); otherwise it is returned as is
+/// (FORM TEAM then reports it out of range). `n` is num_images() of the current team.
 ///
 /// # Safety
 /// `p` is null or points to a readable integer (or to such an address, as described).
-pub unsafe fn new_index(p: *const c_int) -> i64 {
+pub unsafe fn new_index(p: *const c_int, n: usize) -> i64 {
     if p.is_null() {
         return 0;
     }
     // SAFETY: guaranteed by the caller.
     let v = unsafe { p.read() };
-    let n = runtime::get().team.current().len();
     if v >= 1 && v as usize <= n {
         return v as i64;
     }
@@ -106,4 +106,28 @@ pub unsafe fn new_index(p: *const c_int) -> i64 {
     }
     // SAFETY: `q` is 4-aligned and its 4 bytes lie within this thread's mapped stack.
     unsafe { (q as *const c_int).read() as i64 }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn new_index_by_address_and_through_a_stack_temporary() {
+        let v: c_int = 3;
+        let direct: *const c_int = &v;
+        // SAFETY: `direct` points to a live integer.
+        assert_eq!(unsafe { new_index(direct, 4) }, 3);
+        // gfortran 16.2's constant NEW_INDEX=: the address of a stack slot holding `direct`.
+        let slot: *const c_int = std::hint::black_box(direct);
+        let indirect = (&slot as *const *const c_int).cast::<c_int>();
+        // SAFETY: `indirect` points to a live pointer to a live integer, both on this stack.
+        assert_eq!(unsafe { new_index(indirect, 4) }, 3);
+        // SAFETY: null is allowed.
+        assert_eq!(unsafe { new_index(std::ptr::null(), 4) }, 0);
+        // An out-of-range value off the stack is returned as is, for FORM TEAM to report.
+        let heap = Box::new(9 as c_int);
+        // SAFETY: `heap` points to a live integer.
+        assert_eq!(unsafe { new_index(&*heap, 4) }, 9);
+    }
 }
