@@ -2,6 +2,7 @@
 //! and tears everything down; and the environment protocol by which an image joins its job.
 
 pub mod job;
+pub mod limits;
 pub mod supervisor;
 
 pub use job::Job;

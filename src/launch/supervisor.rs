@@ -73,7 +73,14 @@ pub fn supervise(l: &Launch) -> Result<i32, ConfigError> {
     let g = geometry(l.n, l.heap)?;
     let sys = |what: &str, e: std::io::Error| ConfigError(format!("cannot {what}: {e}"));
     let fds = Segments::create(&g).map_err(|e| sys("create shared memory", e))?;
-    let maps = Segments::map_for_supervisor(&g, &fds).map_err(|e| sys("map shared memory", e))?;
+    let maps = Segments::map_for_supervisor(&g, &fds).map_err(|e| {
+        ConfigError(super::limits::map_failure(
+            "cannot map shared memory",
+            &e,
+            &g,
+            l.heap,
+        ))
+    })?;
     let job = Job {
         geometry: g,
         heap: l.heap,
