@@ -227,3 +227,37 @@ fn stats_lines_come_in_image_order() {
         .collect();
     assert_eq!(images, ["1", "2", "3", "4"], "{}", text(&out.stderr));
 }
+
+/// hello.f90's own check must hold at up to 4096 images (the most ferrocaf starts), where
+/// `n*(n+1)*(2n+1)` and the sum of squares no longer fit 32 bits. Starting 4096 images on a
+/// small machine takes minutes, so the check's arithmetic runs alone: the program is compiled
+/// with `-fcoarray=single`, `num_images()` replaced by the count, and `-ftrapv` (an overflow
+/// aborts); its expected sum is then compared with the true one.
+#[test]
+fn hellos_check_does_not_overflow_at_many_images() {
+    fortran_ready();
+    let dir = Scratch::new("hello_overflow");
+    let hello = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples_caf/hello.f90");
+    for n in [1024u64, 4096] {
+        let exe = dir.0.join(format!("hello{n}"));
+        let out = run(Command::new("gfortran")
+            .args([
+                "-cpp",
+                &format!("-Dnum_images()={n}"),
+                "-ftrapv",
+                "-fcoarray=single",
+            ])
+            .arg(&hello)
+            .arg("-o")
+            .arg(&exe));
+        expect_code(&out, 0);
+        let out = run(&mut Command::new(&exe));
+        let expected = n * (n + 1) * (2 * n + 1) / 6;
+        assert!(
+            text(&out.stdout).contains(&format!(", expected {expected}")),
+            "at {n} images hello.f90 expects the wrong sum:\n{}{}",
+            text(&out.stdout),
+            text(&out.stderr)
+        );
+    }
+}
