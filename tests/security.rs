@@ -2,10 +2,14 @@
 //! process can open them by name, and after start-up no process of the job even holds a
 //! descriptor of them (a same-user process with ptrace rights over an image can still read its
 //! memory through /proc/PID/mem, as for any process; see docs/ARCHITECTURE.md). A copied
-//! `FERROCAF_JOB` must not let another process attach.
+//! `FERROCAF_JOB` must not let another process attach. The build cache's checks are in
+//! security/cache.rs.
 
 #[path = "support/fortran.rs"]
 mod fortran;
+
+#[path = "security/cache.rs"]
+mod cache;
 
 use fortran::*;
 use std::collections::BTreeSet;

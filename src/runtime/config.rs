@@ -24,6 +24,7 @@ pub const VARIABLES: &[(&str, &str)] = &[
     ("FERROCAF_TRANSPORT", "shm (one machine, the default) or mpi (default when started by an MPI launcher; needs the `mpi` feature)"),
     ("FERROCAF_MPI_SHM", "0 = over MPI, reach on-node images through RMA too instead of a shared-memory window (default 1)"),
     ("FERROCAF_STATS", "1: each image prints its statistics (puts, gets, bytes, notifications, events, wait times) at the end; default 0"),
+    ("FERROCAF_CACHE_SIZE", "size limit of the build cache of `ferrocaf run prog.f90`; least recently used builds are removed beyond it (default 1G)"),
     ("FERROCAF_JOB", "set by the launcher for each image; never set it by hand"),
     ("FERROCAF_IMAGE", "set by the launcher: this image's number"),
 ];
@@ -82,6 +83,14 @@ pub fn num_images() -> Result<usize, ConfigError> {
 /// The symmetric heap size per image.
 pub fn heap_size() -> Result<usize, ConfigError> {
     Ok(read("FERROCAF_HEAP_SIZE", parse_size)?.unwrap_or(DEFAULT_HEAP))
+}
+
+/// Default size limit of the build cache.
+pub const DEFAULT_CACHE_SIZE: usize = 1 << 30;
+
+/// The size limit of the build cache (FERROCAF_CACHE_SIZE).
+pub fn cache_size() -> Result<usize, ConfigError> {
+    Ok(read("FERROCAF_CACHE_SIZE", parse_size)?.unwrap_or(DEFAULT_CACHE_SIZE))
 }
 
 /// The event strategy (FERROCAF_EVENTS).

@@ -6,6 +6,8 @@ mod cache;
 mod help;
 mod info;
 mod module;
+mod private;
+mod prune;
 mod run;
 
 use args::Failure;
