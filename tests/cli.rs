@@ -261,3 +261,48 @@ fn hellos_check_does_not_overflow_at_many_images() {
         );
     }
 }
+
+/// Editing a file the source includes (Fortran `include`, preprocessor `#include`, nested) or
+/// recompiling a module it uses (its `.mod` beside the source) rebuilds the cached program.
+#[test]
+fn run_source_rebuilds_when_an_include_or_a_used_module_changes() {
+    fortran_ready();
+    let dir = Scratch::new("deps");
+    let d = &dir.0;
+    let write = |name: &str, text: &str| std::fs::write(d.join(name), text).unwrap();
+    write(
+        "prog.F90",
+        "program prog\n  use consts\n  include 'a.inc'\n#include \"b.h\"\n  \
+         print '(3(a,i0))', 'a=', a, ' b=', b, ' c=', c\nend program prog\n",
+    );
+    write(
+        "b.h",
+        "  include 'nested.inc'\n  integer, parameter :: b = 10 * n\n",
+    );
+    let module = |c: i32| {
+        write(
+            "consts.f90",
+            &format!("module consts\n  integer, parameter :: c = {c}\nend module consts\n"),
+        );
+        let out = run(Command::new("gfortran")
+            .current_dir(d)
+            .args(["-c", "consts.f90"]));
+        expect_code(&out, 0);
+    };
+    let check = |expect: &str| {
+        let mut cmd = ferrocaf(&["run", "-n", "1", "prog.F90"]);
+        let out = run(cmd.current_dir(d).env("XDG_CACHE_HOME", d.join("cache")));
+        expect_code(&out, 0);
+        assert_eq!(text(&out.stdout).trim(), expect, "stale build");
+    };
+    write("a.inc", "  integer, parameter :: a = 1\n");
+    write("nested.inc", "  integer, parameter :: n = 2\n");
+    module(3);
+    check("a=1 b=20 c=3");
+    write("a.inc", "  integer, parameter :: a = 4\n");
+    check("a=4 b=20 c=3");
+    write("nested.inc", "  integer, parameter :: n = 5\n");
+    check("a=4 b=50 c=3");
+    module(6);
+    check("a=4 b=50 c=6");
+}

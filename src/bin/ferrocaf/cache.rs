@@ -1,10 +1,11 @@
 //! Building a source file for `ferrocaf run prog.f90`: it is compiled once into a cache
-//! directory keyed by a hash of the source text, the flags, the compiler and the library, and
-//! the executable is reused while none of them changes. The cache is private to the user
+//! directory keyed by a hash of the source text, the files it includes and the modules it uses
+//! ([`deps`]), the flags, the compiler and the library, and the executable is reused while none
+//! of them changes. The cache is private to the user
 //! ([`private`]) and kept under a size limit ([`prune`]).
 
 use super::args::Failure;
-use super::{build, private, prune};
+use super::{build, deps, private, prune};
 use ferrocaf::runtime::config;
 use std::ffi::OsString;
 use std::fs;
@@ -60,14 +61,19 @@ pub fn executable(src: &Path, flags: &[String]) -> Result<PathBuf, Failure> {
     let compiler = build::version().ok_or_else(build::missing)?;
     let name = src.file_name().unwrap_or_default();
     let joined = flags.join("\0");
-    let k = key(&[
+    let deps = deps::files(src, flags);
+    let mut parts: Vec<&[u8]> = vec![
         env!("CARGO_PKG_VERSION").as_bytes(),
         lib.as_os_str().as_encoded_bytes(),
         compiler.as_bytes(),
         name.as_encoded_bytes(),
         joined.as_bytes(),
         &text,
-    ]);
+    ];
+    for (path, bytes) in &deps {
+        parts.extend([path.as_os_str().as_encoded_bytes(), bytes.as_slice()]);
+    }
+    let k = key(&parts);
     let root = root()?;
     let dir = root.join(format!("{k:016x}"));
     let stem = src.file_stem().unwrap_or_default();

@@ -3,6 +3,7 @@
 pub mod args;
 mod build;
 mod cache;
+mod deps;
 mod help;
 mod info;
 mod module;
