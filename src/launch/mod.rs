@@ -4,6 +4,7 @@
 pub mod job;
 pub mod limits;
 pub mod supervisor;
+pub mod wait;
 
 pub use job::Job;
 pub use supervisor::supervise;
