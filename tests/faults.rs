@@ -157,3 +157,32 @@ fn images_ignoring_sigterm_are_killed_after_the_grace_period() {
         "ended {took:?} after SIGTERM; the grace period is 3 s"
     );
 }
+
+/// Images started through a wrapper that stays their parent (`sh -c 'prog; true'`) die with a
+/// killed supervisor too: the wrapper dies with the supervisor, the image with the wrapper.
+#[test]
+fn images_under_a_wrapper_die_with_a_killed_ferrocaf_run() {
+    let exe = compile("blocked_wrapped", BLOCKED);
+    let mut run = Command::new(FERROCAF);
+    run.args(["run", "-n", &IMAGES.to_string(), "sh", "-c"])
+        .arg(format!("{}; true", exe.display()));
+    isolate(&mut run, IMAGES);
+    let mut sup = run.spawn().unwrap();
+    let pid = sup.id() as i32;
+    let _out = wait_for_line(&mut sup, "READY", Duration::from_secs(30));
+    let shells = wait_for_children(pid, IMAGES, Duration::from_secs(10));
+    let images: Vec<i32> = shells
+        .iter()
+        .flat_map(|s| wait_for_children(*s, 1, Duration::from_secs(10)))
+        .collect();
+    sigkill(pid);
+    let took = wait_gone(&images, LIMIT);
+    let _ = sup.wait();
+    for &p in images.iter().chain(&shells) {
+        sigkill(p);
+    }
+    assert!(
+        took.is_some(),
+        "images {images:?} under sh still alive {LIMIT:?} after the supervisor was killed"
+    );
+}
