@@ -306,3 +306,60 @@ fn run_source_rebuilds_when_an_include_or_a_used_module_changes() {
     module(6);
     check("a=4 b=50 c=6");
 }
+
+/// A build with another `-fcoarray=`, and programs built for another coarray runtime (one
+/// image with `-fcoarray=single`; OpenCoarrays through its `caf` wrapper, where installed),
+/// are refused with one line saying so, before anything runs.
+#[test]
+fn programs_not_built_for_ferrocaf_are_refused() {
+    fortran_ready();
+    let dir = Scratch::new("foreign");
+    let src = dir.0.join("tiny.f90");
+    std::fs::write(&src, TINY).unwrap();
+    let refused = |out: &std::process::Output, what: &str, expect: &str| {
+        let err = text(&out.stderr);
+        assert!(
+            out.status.code() == Some(2) && err.lines().count() == 1 && err.contains(expect),
+            "{what}: expected one line with `{expect}`, got {:?}:\n{}{err}",
+            out.status,
+            text(&out.stdout)
+        );
+        assert!(!text(&out.stdout).contains("image "), "{what}: it ran");
+    };
+    let exe = dir.0.join("never");
+    let out = run(ferrocaf(&["build", "-fcoarray=single", src.to_str().unwrap(), "-o"]).arg(&exe));
+    refused(&out, "ferrocaf build -fcoarray=single", "-fcoarray=single");
+    assert!(!exe.exists());
+    let out = run(
+        ferrocaf(&["run", "-n", "2", "--fflags", "-fcoarray=single"])
+            .arg(&src)
+            .env("XDG_CACHE_HOME", dir.0.join("cache")),
+    );
+    refused(
+        &out,
+        "ferrocaf run --fflags -fcoarray=single",
+        "-fcoarray=single",
+    );
+    let single = dir.0.join("single");
+    let out = run(Command::new("gfortran")
+        .args(["-fcoarray=single"])
+        .arg(&src)
+        .arg("-o")
+        .arg(&single));
+    expect_code(&out, 0);
+    let out = run(ferrocaf(&["run", "-n", "2"]).arg(&single));
+    refused(&out, "a -fcoarray=single program", "without -fcoarray=lib");
+    let opencoarrays = dir.0.join("opencoarrays");
+    match Command::new("caf")
+        .arg(&src)
+        .arg("-o")
+        .arg(&opencoarrays)
+        .output()
+    {
+        Ok(o) if o.status.success() => {
+            let out = run(ferrocaf(&["run", "-n", "2"]).arg(&opencoarrays));
+            refused(&out, "an OpenCoarrays program", "OpenCoarrays");
+        }
+        _ => eprintln!("OpenCoarrays' caf is not installed: its case is skipped"),
+    }
+}

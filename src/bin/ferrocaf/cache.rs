@@ -55,6 +55,7 @@ pub fn key(parts: &[&[u8]]) -> u64 {
 /// Returns the executable built from `src` with gfortran `flags`, building it if the cache
 /// does not hold it yet.
 pub fn executable(src: &Path, flags: &[String]) -> Result<PathBuf, Failure> {
+    super::foreign::check_flags(flags)?;
     let text = fs::read(src)
         .map_err(|e| Failure::fatal(format!("cannot read {}: {e}", src.display()), 1))?;
     let lib = build::lib_dir().map_err(|m| Failure::fatal(m, 1))?;

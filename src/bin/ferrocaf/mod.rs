@@ -4,6 +4,8 @@ pub mod args;
 mod build;
 mod cache;
 mod deps;
+mod elf;
+mod foreign;
 mod help;
 mod info;
 mod module;
