@@ -2,6 +2,7 @@
 //! version, and it gets fpm on a stock system, where pip may not install into the system's
 //! Python (PEP 668), from a clean environment (`env -i`) — or says clearly why not.
 
+#[allow(dead_code)] // only the command helpers: nothing here compiles Fortran
 mod common;
 
 use common::{run, text, Scratch};
