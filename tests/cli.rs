@@ -363,3 +363,31 @@ fn programs_not_built_for_ferrocaf_are_refused() {
         _ => eprintln!("OpenCoarrays' caf is not installed: its case is skipped"),
     }
 }
+
+/// Every variable `ferrocaf info` lists is in the README's table of environment variables.
+#[test]
+fn readme_documents_every_variable_info_knows() {
+    let out = run(&mut ferrocaf(&["info"]));
+    expect_code(&out, 0);
+    let info = text(&out.stdout);
+    let vars: Vec<&str> = info
+        .lines()
+        .skip_while(|l| !l.starts_with("Environment variables:"))
+        .filter_map(|l| l.strip_prefix("  ")?.split_whitespace().next())
+        .filter(|v| v.contains("_NUM_IMAGES") || v.starts_with("FERROCAF_"))
+        .collect();
+    assert!(vars.len() > 5, "no variables in ferrocaf info:\n{info}");
+    let readme =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+    let table: Vec<&str> = readme
+        .lines()
+        .skip_while(|l| !l.starts_with("## Environment variables"))
+        .take_while(|l| !l.starts_with("## Project layout"))
+        .filter(|l| l.starts_with("| `"))
+        .collect();
+    let missing: Vec<&&str> = vars
+        .iter()
+        .filter(|v| !table.iter().any(|row| row.contains(&format!("`{v}`"))))
+        .collect();
+    assert!(missing.is_empty(), "not in the README's table: {missing:?}");
+}
