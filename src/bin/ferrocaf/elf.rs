@@ -1,5 +1,9 @@
-//! Just enough of ELF (64-bit, little-endian) to tell how a program was linked: the shared
-//! libraries it needs (`DT_NEEDED`) and the names in its symbol tables.
+//! How a program was linked, read from its ELF file with the runtime's section reader
+//! (`ferrocaf::sys::elf`): the shared libraries it needs (`DT_NEEDED` entries of `.dynamic`)
+//! and the names in its symbol tables (`.dynsym`, and `.symtab` unless stripped).
+
+use ferrocaf::sys::elf::section;
+use std::path::Path;
 
 /// What an executable says about its linking.
 #[derive(Debug, Default)]
@@ -12,88 +16,48 @@ pub struct Linking {
     pub has_symtab: bool,
 }
 
-/// Section types used here.
-const SHT_SYMTAB: u32 = 2;
-const SHT_DYNAMIC: u32 = 6;
-const SHT_DYNSYM: u32 = 11;
 /// Dynamic tag of a needed library.
 const DT_NEEDED: u64 = 1;
-
-fn u16_at(b: &[u8], at: usize) -> Option<u16> {
-    Some(u16::from_le_bytes(b.get(at..at + 2)?.try_into().ok()?))
-}
-
-fn u32_at(b: &[u8], at: usize) -> Option<u32> {
-    Some(u32::from_le_bytes(b.get(at..at + 4)?.try_into().ok()?))
-}
+/// Bytes of an ELF64 dynamic entry and of a symbol.
+const DYN: usize = 16;
+const SYM: usize = 24;
 
 fn u64_at(b: &[u8], at: usize) -> Option<u64> {
     Some(u64::from_le_bytes(b.get(at..at + 8)?.try_into().ok()?))
 }
 
-/// A section header: type, file offset, size, linked section, entry size.
-struct Section {
-    kind: u32,
-    offset: usize,
-    size: usize,
-    link: usize,
-    entsize: usize,
+/// The NUL-terminated name at `at` in a string table.
+fn name_at(strings: &[u8], at: usize) -> Option<String> {
+    let tail = strings.get(at..)?;
+    let end = tail.iter().position(|c| *c == 0)?;
+    (end > 0).then(|| String::from_utf8_lossy(&tail[..end]).into_owned())
 }
 
-/// The NUL-terminated string at `at` in section `strtab`.
-fn string(b: &[u8], strtab: &Section, at: usize) -> Option<String> {
-    let start = strtab.offset.checked_add(at)?;
-    let bytes = b.get(start..strtab.offset + strtab.size)?;
-    let end = bytes.iter().position(|c| *c == 0)?;
-    Some(String::from_utf8_lossy(&bytes[..end]).into_owned())
+/// The names of the symbols in `table`, whose strings are `strings`.
+fn symbols<'a>(table: &'a [u8], strings: &'a [u8]) -> impl Iterator<Item = String> + 'a {
+    table.chunks_exact(SYM).filter_map(move |s| {
+        let at = u32::from_le_bytes(s[..4].try_into().ok()?) as usize;
+        name_at(strings, at)
+    })
 }
 
-/// Reads the linking of the ELF image `b`; `None` if it is not a 64-bit little-endian ELF file.
-pub fn linking(b: &[u8]) -> Option<Linking> {
-    if b.get(..6)? != b"\x7fELF\x02\x01" {
-        return None;
-    }
-    let shoff = usize::try_from(u64_at(b, 0x28)?).ok()?;
-    let shentsize = usize::from(u16_at(b, 0x3a)?);
-    let shnum = usize::from(u16_at(b, 0x3c)?);
-    let sections: Vec<Section> = (0..shnum)
-        .map(|i| {
-            let h = shoff.checked_add(i.checked_mul(shentsize)?)?;
-            Some(Section {
-                kind: u32_at(b, h + 4)?,
-                offset: usize::try_from(u64_at(b, h + 0x18)?).ok()?,
-                size: usize::try_from(u64_at(b, h + 0x20)?).ok()?,
-                link: u32_at(b, h + 0x28)? as usize,
-                entsize: usize::try_from(u64_at(b, h + 0x38)?).ok()?,
-            })
-        })
-        .collect::<Option<_>>()?;
+/// Reads how the ELF file at `path` was linked; `None` if it is not a 64-bit little-endian ELF
+/// file or cannot be read.
+pub fn linking(path: &Path) -> Option<Linking> {
+    let read = |name: &str| section(path, name).map(Option::unwrap_or_default);
+    let dynamic = read(".dynamic").ok()?;
+    let dynstr = read(".dynstr").ok()?;
     let mut out = Linking::default();
-    for s in &sections {
-        let Some(strtab) = sections.get(s.link) else {
-            continue;
-        };
-        let entries = (0..s.size / s.entsize.max(1)).map(|i| s.offset + i * s.entsize);
-        match s.kind {
-            SHT_DYNAMIC => {
-                for e in entries {
-                    if u64_at(b, e)? == DT_NEEDED {
-                        let at = usize::try_from(u64_at(b, e + 8)?).ok()?;
-                        out.needed.extend(string(b, strtab, at));
-                    }
-                }
-            }
-            SHT_SYMTAB | SHT_DYNSYM => {
-                out.has_symtab |= s.kind == SHT_SYMTAB;
-                for e in entries {
-                    let at = u32_at(b, e)? as usize;
-                    out.symbols
-                        .extend(string(b, strtab, at).filter(|n| !n.is_empty()));
-                }
-            }
-            _ => {}
+    for entry in dynamic.chunks_exact(DYN) {
+        if u64_at(entry, 0) == Some(DT_NEEDED) {
+            let at = usize::try_from(u64_at(entry, 8)?).ok()?;
+            out.needed.extend(name_at(&dynstr, at));
         }
     }
+    out.symbols.extend(symbols(&read(".dynsym").ok()?, &dynstr));
+    let symtab = read(".symtab").ok()?;
+    out.has_symtab = !symtab.is_empty();
+    out.symbols.extend(symbols(&symtab, &read(".strtab").ok()?));
     Some(out)
 }
 
@@ -103,15 +67,16 @@ mod tests {
 
     #[test]
     fn this_test_binary_is_read() {
-        let me = std::fs::read(std::env::current_exe().unwrap()).unwrap();
-        let l = linking(&me).unwrap();
+        let l = linking(&std::env::current_exe().unwrap()).unwrap();
         assert!(l.needed.iter().any(|n| n.starts_with("libc.so")), "{l:?}");
         assert!(l.symbols.iter().any(|s| s == "malloc"));
     }
 
     #[test]
     fn other_files_are_not_judged() {
-        assert!(linking(b"#!/bin/sh\n").is_none());
-        assert!(linking(b"\x7fELF\x02\x01").is_none());
+        let p = std::env::temp_dir().join(format!("ferrocaf-linking-{}", std::process::id()));
+        std::fs::write(&p, b"#!/bin/sh\n").unwrap();
+        assert!(linking(&p).is_none());
+        std::fs::remove_file(&p).unwrap();
     }
 }

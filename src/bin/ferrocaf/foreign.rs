@@ -88,7 +88,7 @@ pub fn check_program(program: &OsStr) -> Result<(), Failure> {
     let Some(path) = locate(program) else {
         return Ok(());
     };
-    let Some(linking) = std::fs::read(&path).ok().and_then(|b| elf::linking(&b)) else {
+    let Some(linking) = elf::linking(&path) else {
         return Ok(());
     };
     match verdict(&linking) {
