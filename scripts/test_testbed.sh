@@ -33,6 +33,10 @@ if ! command -v "$have" >/dev/null 2>&1 || ! dpkg -s $need >/dev/null 2>&1; then
     # shellcheck disable=SC2086
     apt-get install -y $need
 fi
+if ! command -v ip >/dev/null 2>&1 || ! command -v nsenter >/dev/null 2>&1; then
+    apt-get update
+    apt-get install -y iproute2 util-linux
+fi
 hosts=${TESTBED_HOSTS:-2}
 bed=$PWD/scripts/testbed.sh
 "$bed" up "$hosts" >/dev/null
