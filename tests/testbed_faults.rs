@@ -123,9 +123,15 @@ fn lose_host_2(bed: &std::ffi::OsStr, exe: &Path, how: Loss) {
     let err = rest(job.stderr.take().unwrap());
     let text = format!("{}{err}", rest(out));
     let status = status.unwrap_or_else(|| panic!("{how:?}: the job still ran after {LIMIT:?}"));
-    assert!(left.is_empty(), "{how:?}: processes left after the job: {left:?}");
+    assert!(
+        left.is_empty(),
+        "{how:?}: processes left after the job: {left:?}"
+    );
     assert!(!status.success(), "{how:?}: the job succeeded: {text}");
-    assert!(text.contains("bed2"), "{how:?}: no report names host 2:\n{text}");
+    assert!(
+        text.contains("bed2"),
+        "{how:?}: no report names host 2:\n{text}"
+    );
     if let Loss::Killed = how {
         assert!(
             ["rank 1 ", "rank 3 "].iter().any(|r| text.contains(r)),
