@@ -2,6 +2,7 @@
 //! registry, and per-image synchronisation state. Created lazily by the first runtime call
 //! (static coarrays are registered before `main`, so that may precede `_gfortran_caf_init`).
 
+mod broadcast;
 pub mod coarrays;
 pub mod collective;
 pub mod config;
