@@ -12,6 +12,7 @@ pub mod registry;
 mod start;
 #[cfg(feature = "mpi")]
 mod start_mpi;
+pub mod statement;
 mod stats;
 pub mod status;
 pub mod teams;
@@ -68,6 +69,8 @@ pub struct Runtime {
     pub seg_size: usize,
     /// This image's statistics (FERROCAF_STATS).
     pub stats: &'static Stats,
+    /// Whether the next SYNC ALL completes an ALLOCATE.
+    pub pending: statement::Pending,
 }
 
 static RUNTIME: OnceLock<Runtime> = OnceLock::new();

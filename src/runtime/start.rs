@@ -185,6 +185,7 @@ pub(super) fn build(
         seg_base,
         seg_size,
         stats,
+        pending: Default::default(),
     }
 }
 
