@@ -9,7 +9,9 @@ use crate::runtime::{self, coarrays::Register};
 use std::ffi::c_int;
 
 /// ALLOCATE of a coarray, or a static coarray before `main` (Fortran 2018 9.7.1.2: allocation
-/// of a coarray is collective and gives every image the same bounds).
+/// of a coarray is collective and gives every image the same bounds); from gfortran 16 also a
+/// name associated with a coarray by ASSOCIATE or CHANGE TEAM (11.1.3, 11.1.5; type 9,
+/// MAP_EXISTING).
 ///
 /// # Safety
 /// Arguments as gfortran passes them: valid token and descriptor pointers, optional stat and
@@ -36,10 +38,18 @@ pub unsafe extern "C" fn _gfortran_caf_register(
     } else {
         Ok(())
     };
-    // SAFETY: gfortran passes back tokens this runtime created (or null).
+    // SAFETY: gfortran passes back tokens this runtime created (or null), and a descriptor
+    // whose data pointer lies in the aliased coarray for MAP_EXISTING.
     let r = r
         .and_then(|()| Register::from_code(kind))
-        .and_then(|how| unsafe { rt.register(size, how, old, desc as usize) });
+        .and_then(|how| unsafe {
+            match how {
+                Register::MapExisting if !desc.is_null() => {
+                    rt.map_existing(old, (*desc).base_addr as usize)
+                }
+                _ => rt.register(size, how, old, desc as usize),
+            }
+        });
     if statement {
         rt.pending.allocate(r.is_err() && !stat.is_null());
     }

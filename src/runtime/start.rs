@@ -30,6 +30,8 @@ pub(super) fn fail(msg: impl std::fmt::Display) -> ! {
 /// Builds the runtime of this process: joins the job named in the environment, or runs the
 /// program on N images as their supervisor (and then never returns).
 pub(super) fn start() -> Runtime {
+    // A program whose ABI generation cannot be told ends here, before any image starts.
+    crate::abi::generation::current();
     match Job::from_env() {
         Err(e) => fail(e),
         Ok(Some((job, me))) => join(job, me),
@@ -124,10 +126,15 @@ fn supervise_self() -> ! {
 fn join(job: Job, me: usize) -> Runtime {
     let g = job.geometry;
     let segs = Segments::map_fixed(&g, &job.fds).unwrap_or_else(|e| {
-        fail(format!(
-            "image {}: cannot map the job's shared memory at {:#x}: {e}",
-            me + 1,
-            g.base
+        fail(crate::launch::limits::map_failure(
+            &format!(
+                "image {}: cannot map the job's shared memory at {:#x}",
+                me + 1,
+                g.base
+            ),
+            &e,
+            &g,
+            job.heap,
         ))
     });
     for fd in &job.fds {
