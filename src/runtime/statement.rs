@@ -4,9 +4,10 @@
 //! names ALLOCATE in its error, and does not end the program when ALLOCATE has already reported
 //! a stopped or failed image through STAT= (9.7.4: STAT_STOPPED_IMAGE).
 
-use crate::engine::status::{check_team, Op};
+use crate::engine::status;
 use crate::engine::team::Team;
-use crate::error::CafResult;
+use crate::error::{CafError, CafResult};
+use crate::transport::control::status::{ERROR_STOPPED, FAILED, STOPPED};
 use crate::transport::Transport;
 use std::sync::atomic::{AtomicU8, Ordering};
 
@@ -44,7 +45,16 @@ impl Pending {
 }
 
 /// `Err` (the stopped or failed image) if a member of `team` has terminated before the
-/// synchronisation an ALLOCATE or DEALLOCATE of a coarray performs.
+/// synchronisation an ALLOCATE of a coarray performs. Reads every member's status word rather
+/// than waiting for the termination's announcement, which over MPI can reach this image after
+/// the status (a program that saw IMAGE_STATUS report the image stopped must get the error
+/// here, not from the SYNC ALL after the allocation).
 pub fn check_running(tp: &dyn Transport, team: &Team) -> CafResult<()> {
-    check_team(tp, team, Op::Barrier, team.entered().0 + 1)
+    team.members
+        .iter()
+        .try_for_each(|&j| match status::of(tp, j) {
+            STOPPED | ERROR_STOPPED => Err(CafError::StoppedImage { image: j + 1 }),
+            FAILED => Err(CafError::FailedImage { image: j + 1 }),
+            _ => Ok(()),
+        })
 }
