@@ -19,7 +19,7 @@ fn check<T>(rt: &Runtime, r: CafResult<T>, what: &str) -> T {
 ///
 /// # Safety
 /// `team` is null or points to a team variable that is null or was defined by FORM TEAM.
-unsafe fn team_of(team: *const CafTeam) -> CafResult<&'static Team> {
+pub(crate) unsafe fn team_of(team: *const CafTeam) -> CafResult<&'static Team> {
     let t = if team.is_null() {
         std::ptr::null()
     } else {

@@ -1,0 +1,119 @@
+//! Where an accessor runs: the target image chosen by an image selector (with TEAM= or
+//! TEAM_NUMBER=, Fortran 2018 9.6) and the address of its copy of the coarray in this process.
+
+use crate::abi::teams::{team_of, CafTeam};
+use crate::abi::CafToken;
+use crate::engine::status::check_failed;
+use crate::engine::team::Team;
+use crate::error::{CafError, CafResult};
+use crate::runtime::registry::{HeapKind, RegKind, Token};
+use crate::runtime::Runtime;
+use std::ffi::{c_int, c_void};
+
+/// The object an accessor works on.
+pub(super) struct Target {
+    /// 0-based initial-team index of the image (this image for the add_data token).
+    pub image: usize,
+    /// Address of the object in this process.
+    pub addr: usize,
+    /// The token's record (its segment offset and size), `None` for the add_data token.
+    pub token: Option<&'static Token>,
+}
+
+/// The team an image selector refers to: TEAM= (the current team or an ancestor), TEAM_NUMBER=
+/// (-1 for the initial team, else the current team or an ancestor with that number), else the
+/// current team.
+///
+/// # Safety
+/// `team` is null or points to a team variable; `team_number` is null or readable.
+unsafe fn selected(
+    rt: &Runtime,
+    team: *const CafTeam,
+    team_number: *const c_int,
+) -> CafResult<&'static Team> {
+    let current = rt.team.current();
+    if !team.is_null() {
+        // SAFETY: guaranteed by the caller.
+        let t = unsafe { team_of(team) }?;
+        return if current.within(t) {
+            Ok(t)
+        } else {
+            Err(CafError::InvalidArgument(
+                "TEAM= in an image selector names neither the current team nor an ancestor".into(),
+            ))
+        };
+    }
+    if team_number.is_null() {
+        return Ok(current);
+    }
+    // SAFETY: guaranteed by the caller.
+    let n = i64::from(unsafe { team_number.read() });
+    std::iter::successors(Some(current), |t| t.parent)
+        .find(|t| t.number == n || (n == -1 && t.parent.is_none()))
+        .ok_or_else(|| {
+            CafError::InvalidArgument(format!(
+                "TEAM_NUMBER={n} in an image selector names neither the initial team, the \
+                 current team nor an ancestor"
+            ))
+        })
+}
+
+/// The object of `token` on image `image` of the selected team.
+///
+/// # Safety
+/// `token` is null or a token of this runtime (or an add_data token, see [`caller_token`]);
+/// `team` and `team_number` as for [`selected`].
+pub(super) unsafe fn resolve(
+    rt: &Runtime,
+    token: CafToken,
+    image: c_int,
+    team: *const CafTeam,
+    team_number: *const c_int,
+) -> CafResult<Target> {
+    if token.is_null() {
+        return Err(CafError::InvalidArgument(
+            "coindexed access through an unregistered coarray token".into(),
+        ));
+    }
+    // SAFETY: guaranteed by the caller; tokens live as long as compiled code uses them.
+    let t: &'static Token = unsafe { &*(token as *const Token) };
+    if t.heap == HeapKind::Caller {
+        return Ok(Target {
+            image: rt.me,
+            addr: t.offset,
+            token: None,
+        });
+    }
+    // SAFETY: forwarded from the caller.
+    let j = unsafe { selected(rt, team, team_number) }?.resolve(image as i64)?;
+    check_failed(rt.tp, j)?;
+    if t.heap != HeapKind::Symmetric {
+        return Err(CafError::InvalidArgument(
+            "coindexed access to a coarray that is not allocated".into(),
+        ));
+    }
+    let addr = rt.tp.direct(j, t.offset).ok_or_else(|| {
+        CafError::InvalidArgument(format!(
+            "coindexed access to an off-node image ({}) needs gfortran 14 or older: GCC 15+ \
+             accessors run only where the target's memory is mapped",
+            j + 1
+        ))
+    })?;
+    Ok(Target {
+        image: j,
+        addr,
+        token: Some(t),
+    })
+}
+
+/// The token an accessor receives for the caller's `add_data` (at `add_data`, `size` bytes):
+/// a nested `get_from_remote` on it reads the caller's own memory.
+pub(super) fn caller_token(add_data: *mut c_void, size: usize) -> Token {
+    Token {
+        offset: add_data as usize,
+        size,
+        kind: RegKind::Coarray,
+        heap: HeapKind::Caller,
+        desc: 0,
+    }
+}
