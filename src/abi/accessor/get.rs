@@ -80,7 +80,7 @@ unsafe fn get(
     } else {
         std::ptr::null_mut()
     };
-    call(|| {
+    call(target.image, || {
         // SAFETY: the getter's own convention; every pointer is live for the call.
         unsafe {
             f(
@@ -127,7 +127,16 @@ unsafe fn get(
         }
     }
     rt.stats.access(true, dst_size as u64);
-    Ok(())
+    got(rt, &target)
+}
+
+/// Posts the events attached in puts-and-gets mode to the object a getter read from (all of
+/// them: which bytes a getter reads is known only to its code).
+pub(super) fn got(rt: &Runtime, target: &super::target::Target) -> CafResult<()> {
+    match target.token {
+        Some(t) if rt.attachments.any() => rt.after_bytes(target.image, t.offset, t.size, true),
+        _ => Ok(()),
+    }
 }
 
 /// A coindexed reference on the right-hand side, `y = x(...)[j]%c...` (Fortran 2018 9.6; GCC

@@ -13,9 +13,13 @@ use std::fmt::Write;
 use std::sync::OnceLock;
 
 thread_local! {
-    /// Whether this thread is running an accessor (const-initialised: readable in a handler).
-    static ACTIVE: Cell<bool> = const { Cell::new(false) };
+    /// 1 + the 0-based target image of the accessor this thread is running, 0 when none
+    /// (const-initialised: readable in a signal handler).
+    static ACTIVE: Cell<usize> = const { Cell::new(0) };
 }
+
+/// Faults below this address are a null pointer plus an offset: an unallocated component.
+const NULL_PAGE: usize = 65536;
 
 /// The SIGSEGV and SIGBUS actions in place before the guard (libgfortran's backtrace handler,
 /// or the default), restored for faults outside accessors.
@@ -50,7 +54,8 @@ impl Write for Line {
 }
 
 extern "C" fn on_fault(sig: c_int, info: *mut libc::siginfo_t, _ctx: *mut c_void) {
-    if ACTIVE.with(|a| a.get()) {
+    let target = ACTIVE.with(|a| a.get());
+    if target != 0 {
         if let Some(rt) = crate::runtime::try_get() {
             // SAFETY: the kernel passes a valid siginfo to an SA_SIGINFO handler.
             let addr = unsafe { (*info).si_addr() } as usize;
@@ -58,13 +63,21 @@ extern "C" fn on_fault(sig: c_int, info: *mut libc::siginfo_t, _ctx: *mut c_void
                 buf: [0; 320],
                 len: 0,
             };
-            let _ = writeln!(
-                line,
-                "ferrocaf: image {}: a coindexed reference reached memory outside every image's \
-                 coarray memory (address {addr:#x}; a pointer component associated with \
-                 non-coarray memory?) (coindexed access)",
-                rt.me + 1
-            );
+            let me = rt.me + 1;
+            let _ = if addr < NULL_PAGE {
+                writeln!(
+                    line,
+                    "ferrocaf: image {me}: an allocatable component is not allocated on image \
+                     {target} (address {addr:#x}) (coindexed access)"
+                )
+            } else {
+                writeln!(
+                    line,
+                    "ferrocaf: image {me}: a coindexed reference leads outside image {target}'s \
+                     coarray memory (address {addr:#x}: a pointer component associated with \
+                     non-coarray memory?) (coindexed access)"
+                )
+            };
             // SAFETY: writes `len` initialised bytes of a live buffer to stderr.
             unsafe { libc::write(2, line.buf.as_ptr().cast(), line.len) };
             rt.abort(1);
@@ -103,10 +116,10 @@ fn install() {
     });
 }
 
-/// Runs `f` (an accessor call) with the fault guard armed.
-pub(super) fn call<R>(f: impl FnOnce() -> R) -> R {
+/// Runs `f` (an accessor call on 0-based image `target`) with the fault guard armed.
+pub(super) fn call<R>(target: usize, f: impl FnOnce() -> R) -> R {
     install();
-    let was = ACTIVE.with(|a| a.replace(true));
+    let was = ACTIVE.with(|a| a.replace(target + 1));
     let r = f();
     ACTIVE.with(|a| a.set(was));
     r

@@ -58,7 +58,7 @@ unsafe fn present(
         }
     };
     let mut result = 0i32;
-    call(|| {
+    call(target.image, || {
         // SAFETY: the accessor's own convention; every pointer is live for the call.
         unsafe {
             f(

@@ -90,7 +90,7 @@ fn packed(d: &GfcDescriptor) -> (Vec<u8>, Box<GfcDescriptor>) {
     (bytes, copy)
 }
 
-/// Calls receiver `f` on the object at `base` (or through `dst_desc`, its base address swapped
+/// Calls receiver `f` on image `image`'s object at `base` (or through `dst_desc`, its base address swapped
 /// for `base` during the call).
 ///
 /// # Safety
@@ -99,6 +99,7 @@ fn packed(d: &GfcDescriptor) -> (Vec<u8>, Box<GfcDescriptor>) {
 #[allow(clippy::too_many_arguments)] // the receiver's own arguments
 pub(super) unsafe fn receive(
     f: Receiver,
+    image: usize,
     add_data: *mut c_void,
     caller: c_int,
     base: usize,
@@ -118,7 +119,7 @@ pub(super) unsafe fn receive(
             (dst_desc.cast::<c_void>(), old)
         }
     };
-    call(|| {
+    call(image, || {
         // SAFETY: the receiver's own convention; every pointer is live for the call.
         unsafe { f(add_data, &caller, dst, src, cb, 0, dst_charlen, src_charlen) }
     });
@@ -172,6 +173,7 @@ pub(super) unsafe fn send_into(
         unsafe {
             receive(
                 f,
+                target.image,
                 add_data,
                 caller,
                 base,

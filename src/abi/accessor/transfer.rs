@@ -91,7 +91,7 @@ unsafe fn fetch(
         }
     };
     let mut free_buffer = 0i32;
-    call(|| {
+    call(target.image, || {
         // SAFETY: the getter's own convention; every pointer is live for the call.
         unsafe {
             f(
@@ -116,6 +116,7 @@ unsafe fn fetch(
         Staged::Array(d) => bytes_of(d),
     };
     rt.stats.access(true, bytes as u64);
+    super::get::got(rt, &target)?;
     Ok((staged, free_buffer != 0))
 }
 
