@@ -115,10 +115,11 @@ unsafe fn get(
             }
             d.base_addr = old_dst;
         }
-    } else if dst_desc.is_null() && target.token.is_some() {
+    } else if let (true, Some(t)) = (dst_desc.is_null(), target.token) {
         // SAFETY: as above.
         let p = unsafe { *dst_data } as usize;
-        if p != before as usize && free_buffer == 0 && !inside(rt, target.image, p, 1) {
+        let segment = target.addr - t.offset;
+        if p != before as usize && free_buffer == 0 && !inside(rt, segment, p, 1) {
             return Err(CafError::InvalidArgument(format!(
                 "a coindexed reference leads outside image {}'s coarray memory (address {p:#x}: \
                  a pointer component associated with non-coarray memory?)",

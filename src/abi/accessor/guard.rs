@@ -28,14 +28,11 @@ static PREVIOUS: OnceLock<[libc::sigaction; 2]> = OnceLock::new();
 const SIGNALS: [c_int; 2] = [libc::SIGSEGV, libc::SIGBUS];
 
 /// Whether `len` bytes at `addr` lie in one image's segment as this process maps it
-/// (`near`: the image to try first).
+/// (`near`: the first byte of the segment to try first, usually the target's).
 pub(super) fn inside(rt: &Runtime, near: usize, addr: usize, len: usize) -> bool {
-    let fits = |j: usize| {
-        rt.tp.direct(j, 0).is_some_and(|lo| {
-            addr >= lo && addr.checked_add(len).is_some_and(|e| e <= lo + rt.seg_size)
-        })
-    };
-    fits(near) || (0..rt.n).any(fits)
+    let within =
+        |lo: usize| addr >= lo && addr.checked_add(len).is_some_and(|e| e <= lo + rt.seg_size);
+    within(near) || (0..rt.n).any(|j| rt.tp.direct(j, 0).is_some_and(within))
 }
 
 /// A fixed buffer for formatting in a signal handler (no allocation).
@@ -119,8 +116,11 @@ fn install() {
 /// Runs `f` (an accessor call on 0-based image `target`) with the fault guard armed.
 pub(super) fn call<R>(target: usize, f: impl FnOnce() -> R) -> R {
     install();
-    let was = ACTIVE.with(|a| a.replace(target + 1));
-    let r = f();
-    ACTIVE.with(|a| a.set(was));
-    r
+    // One thread-local access for both stores (each costs a call in a shared library).
+    ACTIVE.with(|a| {
+        let was = a.replace(target + 1);
+        let r = f();
+        a.set(was);
+        r
+    })
 }

@@ -9,6 +9,7 @@ use crate::error::{CafError, CafResult};
 use crate::runtime::registry::{HeapKind, RegKind, Token};
 use crate::runtime::Runtime;
 use std::ffi::{c_int, c_void};
+use std::sync::atomic::Ordering;
 
 /// The object an accessor works on.
 pub(super) struct Target {
@@ -63,6 +64,7 @@ unsafe fn selected(
 /// # Safety
 /// `token` is null or a token of this runtime (or an add_data token, see [`caller_token`]);
 /// `team` and `team_number` as for [`selected`].
+#[inline]
 pub(super) unsafe fn resolve(
     rt: &Runtime,
     token: CafToken,
@@ -86,7 +88,10 @@ pub(super) unsafe fn resolve(
     }
     // SAFETY: forwarded from the caller.
     let j = unsafe { selected(rt, team, team_number) }?.resolve(image as i64)?;
-    check_failed(rt.tp, j)?;
+    // While no image has terminated (`news` of this image's own header is 0) nobody failed.
+    if rt.header.news.load(Ordering::Acquire) != 0 {
+        check_failed(rt.tp, j)?;
+    }
     if t.heap != HeapKind::Symmetric {
         return Err(CafError::InvalidArgument(
             "coindexed access to a coarray that is not allocated".into(),
