@@ -10,6 +10,7 @@ use crate::runtime::registry::{HeapKind, RegKind, Token};
 use crate::runtime::Runtime;
 use std::ffi::{c_int, c_void};
 use std::sync::atomic::Ordering;
+use std::sync::OnceLock;
 
 /// The object an accessor works on.
 pub(super) struct Target {
@@ -104,11 +105,27 @@ pub(super) unsafe fn resolve(
             j + 1
         ))
     })?;
+    if !same_addresses(rt) {
+        return Err(CafError::InvalidArgument(format!(
+            "coindexed access to image {} through a GCC 15+ accessor needs its memory at the \
+             same address in every process, and this transport maps it elsewhere (the pointers \
+             it stores would be wrong here): use ferrocaf's own launcher or gfortran 14 or older",
+            j + 1
+        )));
+    }
     Ok(Target {
         image: j,
         addr,
         token: Some(t),
     })
+}
+
+/// Whether every segment this process maps is at the address its owner uses (shm: always;
+/// an MPI shared window: where the library placed it), so that the pointers an image stores in
+/// its coarrays (allocatable components) are valid here too. Found once.
+fn same_addresses(rt: &Runtime) -> bool {
+    static SAME: OnceLock<bool> = OnceLock::new();
+    *SAME.get_or_init(|| (0..rt.n).all(|j| rt.tp.direct(j, 0).is_none_or(|a| a == rt.tp.home(j))))
 }
 
 /// The token an accessor receives for the caller's `add_data` (at `add_data`, `size` bytes):
