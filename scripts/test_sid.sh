@@ -40,7 +40,7 @@ for v in "${versions[@]}"; do
         name="${entry%% *}"
         exe="${entry#* }"
         echo "=== gfortran $v: $name"
-        if ! scripts/sid.sh run env PATH="$bin:/usr/local/bin:/usr/bin:/bin" HOME="$HOME" \
+        if ! scripts/sid.sh run env PATH="$bin:$(dirname "$(command -v cargo)"):/usr/local/bin:/usr/bin:/bin" HOME="$HOME" \
             "$exe" "$@"; then
             failed+=("gfortran $v: $name")
         fi
