@@ -1,7 +1,8 @@
 ! Tests: image selectors with TEAM= and TEAM_NUMBER= in coindexed references compiled into
 ! accessors (Fortran 2018 9.6): inside CHANGE TEAM, x[k] is image k of the current team,
-! x[k, team=half] image k of an ancestor team and x[k, team_number=-1] image k of the initial
-! team. Also a copy between two images of the current team.
+! x[k, team=half] image k of an ancestor team, x[k, team_number=-1] image k of the initial
+! team and x[k, team_number=t] image k of the sibling team t. Also a copy between two images of
+! the current team.
 ! (gfortran 15 only for now: gfortran 16 reworked the team entry points.)
 ! test: images 4
 ! test: gfortran >= 15
@@ -23,6 +24,9 @@ program accessor_teams
     k = 1 + mod(this_image(), num_images())
     got = x[k]
     call check(got == 100 * (2 * (k - 1) + team_number()), 'x[k] in the current team')
+    ! TEAM_NUMBER= of the other team formed by the same FORM TEAM (a sibling)
+    got = x[2, team_number=3 - team_number()]
+    call check(got == 100 * (5 - team_number()), 'x[k, team_number=sibling]')
     if (this_image() == 1) y[2] = x[1]
     sync all
     if (this_image() == 2) call check(y == 100 * team_number(), 'copy within the team')

@@ -5,6 +5,7 @@
 use crate::error::{CafError, CafResult};
 use crate::transport::control::LEVELS;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::OnceLock;
 
 /// The images of a team, in team order, as 0-based indices of the initial team.
 ///
@@ -25,6 +26,9 @@ pub struct Team {
     pub id: u64,
     /// The team this one was formed in.
     pub parent: Option<&'static Team>,
+    /// Every team formed by the same FORM TEAM, this one included: (team number, members in
+    /// team order). Empty for the initial team.
+    pub siblings: OnceLock<Vec<(i64, Vec<usize>)>>,
     barriers: AtomicU64,
     collectives: AtomicU64,
     forms: AtomicU64,
@@ -57,6 +61,7 @@ impl Team {
             level: parent.map_or(0, |p| p.level + 1),
             id,
             parent,
+            siblings: OnceLock::new(),
             barriers: AtomicU64::new(0),
             collectives: AtomicU64::new(0),
             forms: AtomicU64::new(0),

@@ -92,22 +92,37 @@ impl Runtime {
         all[2 * parent.rank] = number;
         all[2 * parent.rank + 1] = new_index;
         self.sum_i64(&mut all)?;
-        let mut chosen: Vec<(i64, usize)> = (0..n)
-            .filter(|&r| all[2 * r] == number)
-            .map(|r| (all[2 * r + 1], r))
-            .collect();
-        chosen.sort_unstable();
-        let indexed = chosen.iter().any(|c| c.0 != 0);
-        if indexed && chosen.iter().zip(1..).any(|(c, k)| c.0 != k) {
-            return Err(CafError::InvalidArgument(format!(
-                "FORM TEAM: the NEW_INDEX= values of team {number} are not 1 to {}",
-                chosen.len()
-            )));
+        // Every team this FORM TEAM makes, so that image selectors with TEAM_NUMBER= can name
+        // a sibling of the new team (Fortran 2018 9.6).
+        let mut numbers: Vec<i64> = (0..n).map(|r| all[2 * r]).collect();
+        numbers.sort_unstable();
+        numbers.dedup();
+        let mut family = Vec::with_capacity(numbers.len());
+        for &k in &numbers {
+            let mut chosen: Vec<(i64, usize)> = (0..n)
+                .filter(|&r| all[2 * r] == k)
+                .map(|r| (all[2 * r + 1], r))
+                .collect();
+            chosen.sort_unstable();
+            let indexed = chosen.iter().any(|c| c.0 != 0);
+            if k == number && indexed && chosen.iter().zip(1..).any(|(c, j)| c.0 != j) {
+                return Err(CafError::InvalidArgument(format!(
+                    "FORM TEAM: the NEW_INDEX= values of team {number} are not 1 to {}",
+                    chosen.len()
+                )));
+            }
+            family.push((k, chosen.iter().map(|c| parent.members[c.1]).collect()));
         }
-        let members = chosen.iter().map(|c| parent.members[c.1]).collect();
-        Ok(Box::leak(Box::new(Team::child(
-            parent, number, members, self.me,
-        )?)))
+        let members = family
+            .iter()
+            .find(|f: &&(i64, Vec<usize>)| f.0 == number)
+            .map(|f| f.1.clone())
+            .unwrap_or_default();
+        let team = Team::child(parent, number, members, self.me)?;
+        team.siblings
+            .set(family)
+            .expect("a new team has no siblings yet");
+        Ok(Box::leak(Box::new(team)))
     }
 
     /// Sums `v` elementwise over the current team, result everywhere.

@@ -4,7 +4,6 @@
 use crate::abi::teams::{team_of, CafTeam};
 use crate::abi::CafToken;
 use crate::engine::status::check_failed;
-use crate::engine::team::Team;
 use crate::error::{CafError, CafResult};
 use crate::runtime::registry::{HeapKind, RegKind, Token};
 use crate::runtime::Runtime;
@@ -22,9 +21,10 @@ pub(super) struct Target {
     pub token: Option<&'static Token>,
 }
 
-/// The team an image selector refers to: TEAM= (the current team or an ancestor), TEAM_NUMBER=
-/// (-1 for the initial team, else the current team or an ancestor with that number), else the
-/// current team.
+/// The members (initial-team indices, in team order) of the team an image selector refers to:
+/// TEAM= (the current team or an ancestor); TEAM_NUMBER= (-1: the initial team; else the
+/// current team, a team formed by the same FORM TEAM as the current one, or, as GCC's runtimes
+/// also accept, an ancestor with that number); else the current team.
 ///
 /// # Safety
 /// `team` is null or points to a team variable; `team_number` is null or readable.
@@ -32,13 +32,13 @@ unsafe fn selected(
     rt: &Runtime,
     team: *const CafTeam,
     team_number: *const c_int,
-) -> CafResult<&'static Team> {
+) -> CafResult<&'static [usize]> {
     let current = rt.team.current();
     if !team.is_null() {
         // SAFETY: guaranteed by the caller.
         let t = unsafe { team_of(team) }?;
         return if current.within(t) {
-            Ok(t)
+            Ok(&t.members)
         } else {
             Err(CafError::InvalidArgument(
                 "TEAM= in an image selector names neither the current team nor an ancestor".into(),
@@ -46,16 +46,33 @@ unsafe fn selected(
         };
     }
     if team_number.is_null() {
-        return Ok(current);
+        return Ok(&current.members);
     }
     // SAFETY: guaranteed by the caller.
     let n = i64::from(unsafe { team_number.read() });
-    std::iter::successors(Some(current), |t| t.parent)
-        .find(|t| t.number == n || (n == -1 && t.parent.is_none()))
+    let ancestors = || std::iter::successors(Some(current), |t| t.parent);
+    if n == -1 || n == current.number {
+        let t = if n == -1 {
+            ancestors().last().unwrap_or(current)
+        } else {
+            current
+        };
+        return Ok(&t.members);
+    }
+    let sibling = current
+        .siblings
+        .get()
+        .and_then(|f| f.iter().find(|s| s.0 == n));
+    if let Some((_, members)) = sibling {
+        return Ok(members);
+    }
+    ancestors()
+        .find(|t| t.number == n)
+        .map(|t| &t.members[..])
         .ok_or_else(|| {
             CafError::InvalidArgument(format!(
-                "TEAM_NUMBER={n} in an image selector names neither the initial team, the \
-                 current team nor an ancestor"
+                "TEAM_NUMBER={n} in an image selector names no team formed with the current one, \
+                 nor the initial team"
             ))
         })
 }
@@ -88,7 +105,15 @@ pub(super) unsafe fn resolve(
         });
     }
     // SAFETY: forwarded from the caller.
-    let j = unsafe { selected(rt, team, team_number) }?.resolve(image as i64)?;
+    let members = unsafe { selected(rt, team, team_number) }?;
+    let j = usize::try_from(image)
+        .ok()
+        .and_then(|k| k.checked_sub(1))
+        .and_then(|k| members.get(k).copied())
+        .ok_or(CafError::InvalidImage {
+            image: image as i64,
+            count: members.len(),
+        })?;
     // While no image has terminated (`news` of this image's own header is 0) nobody failed.
     if rt.header.news.load(Ordering::Acquire) != 0 {
         check_failed(rt.tp, j)?;
