@@ -165,6 +165,39 @@ pub unsafe extern "C" fn _gfortran_caf_get_from_remote(
     team_number: *const c_int,
 ) {
     let rt = runtime::get();
+    let plain =
+        opt_src_desc.is_null() && opt_dst_desc.is_null() && team.is_null() && team_number.is_null();
+    // SAFETY: forwarded from the caller (no descriptors, no team selector).
+    let done = plain
+        && unsafe {
+            super::fast::get(
+                rt,
+                token,
+                opt_src_charlen,
+                image_index,
+                dst_data,
+                opt_dst_charlen,
+                getter_index,
+                add_data,
+                add_data_size,
+            )
+        };
+    if done {
+        if !stat.is_null() {
+            // SAFETY: a writable stat (caller's guarantee).
+            unsafe { *stat = 0 };
+        }
+        rt.stats.access(true, dst_size as u64);
+        if rt.attachments.any() {
+            // SAFETY: forwarded from the caller; the coarray is symmetric (fast path).
+            let t = unsafe { super::super::token(token) };
+            let j = rt.team.current().members[image_index as usize - 1];
+            let r = rt.after_bytes(j, t.offset, t.size, true);
+            // SAFETY: stat as gfortran passes it.
+            unsafe { finish(r, stat, std::ptr::null_mut(), 0, "coindexed read") };
+        }
+        return;
+    }
     // SAFETY: forwarded from the caller.
     let r = unsafe {
         get(

@@ -7,15 +7,18 @@
 //! An address that happens to be mapped in this process as well cannot be caught.
 
 use crate::runtime::Runtime;
-use std::cell::Cell;
 use std::ffi::{c_int, c_void};
 use std::fmt::Write;
 use std::sync::OnceLock;
 
-thread_local! {
-    /// 1 + the 0-based target image of the accessor this thread is running, 0 when none
-    /// (const-initialised: readable in a signal handler).
-    static ACTIVE: Cell<usize> = const { Cell::new(0) };
+extern "C" {
+    /// Sets this thread's marker (1 + the 0-based target image while an accessor runs, else 0;
+    /// `guard_mark.c`: initial-exec TLS) and returns the previous value.
+    fn ferrocaf_accessor_enter(target: usize) -> usize;
+    /// Puts back the value `ferrocaf_accessor_enter` returned.
+    fn ferrocaf_accessor_leave(was: usize);
+    /// This thread's marker.
+    fn ferrocaf_accessor_mark() -> usize;
 }
 
 /// Faults below this address are a null pointer plus an offset: an unallocated component.
@@ -29,10 +32,23 @@ const SIGNALS: [c_int; 2] = [libc::SIGSEGV, libc::SIGBUS];
 
 /// Whether `len` bytes at `addr` lie in one image's segment as this process maps it
 /// (`near`: the first byte of the segment to try first, usually the target's).
+#[inline]
 pub(super) fn inside(rt: &Runtime, near: usize, addr: usize, len: usize) -> bool {
-    let within =
-        |lo: usize| addr >= lo && addr.checked_add(len).is_some_and(|e| e <= lo + rt.seg_size);
-    within(near) || (0..rt.n).any(|j| rt.tp.direct(j, 0).is_some_and(within))
+    within(rt, near, addr, len) || inside_any(rt, addr, len)
+}
+
+#[inline]
+fn within(rt: &Runtime, lo: usize, addr: usize, len: usize) -> bool {
+    addr >= lo && addr.checked_add(len).is_some_and(|e| e <= lo + rt.seg_size)
+}
+
+#[cold]
+fn inside_any(rt: &Runtime, addr: usize, len: usize) -> bool {
+    (0..rt.n).any(|j| {
+        rt.tp
+            .direct(j, 0)
+            .is_some_and(|lo| within(rt, lo, addr, len))
+    })
 }
 
 /// A fixed buffer for formatting in a signal handler (no allocation).
@@ -51,7 +67,8 @@ impl Write for Line {
 }
 
 extern "C" fn on_fault(sig: c_int, info: *mut libc::siginfo_t, _ctx: *mut c_void) {
-    let target = ACTIVE.with(|a| a.get());
+    // SAFETY: reads this thread's marker (a plain thread-local load).
+    let target = unsafe { ferrocaf_accessor_mark() };
     if target != 0 {
         if let Some(rt) = crate::runtime::try_get() {
             // SAFETY: the kernel passes a valid siginfo to an SA_SIGINFO handler.
@@ -90,7 +107,15 @@ extern "C" fn on_fault(sig: c_int, info: *mut libc::siginfo_t, _ctx: *mut c_void
 
 /// Installs the handler once (at the first accessor call: libgfortran installs its own
 /// handlers when `main` starts, after the runtime's constructors).
+#[inline]
 fn install() {
+    if PREVIOUS.get().is_none() {
+        install_now();
+    }
+}
+
+#[cold]
+fn install_now() {
     PREVIOUS.get_or_init(|| {
         // SAFETY: sigaction structs are plain data; all-zero is a valid value to fill.
         let mut prev: [libc::sigaction; 2] = unsafe { std::mem::zeroed() };
@@ -114,13 +139,13 @@ fn install() {
 }
 
 /// Runs `f` (an accessor call on 0-based image `target`) with the fault guard armed.
+#[inline]
 pub(super) fn call<R>(target: usize, f: impl FnOnce() -> R) -> R {
     install();
-    // One thread-local access for both stores (each costs a call in a shared library).
-    ACTIVE.with(|a| {
-        let was = a.replace(target + 1);
-        let r = f();
-        a.set(was);
-        r
-    })
+    // SAFETY: sets and restores this thread's marker around the call.
+    let was = unsafe { ferrocaf_accessor_enter(target + 1) };
+    let r = f();
+    // SAFETY: as above.
+    unsafe { ferrocaf_accessor_leave(was) };
+    r
 }

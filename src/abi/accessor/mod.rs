@@ -11,6 +11,7 @@
 //! access is an error.
 
 mod attach;
+mod fast;
 pub mod get;
 mod guard;
 pub mod present;

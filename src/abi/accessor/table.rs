@@ -58,6 +58,7 @@ fn publish(p: &mut Pending) {
 }
 
 /// The published table.
+#[inline]
 fn table() -> &'static [Entry] {
     let ptr = TABLE.load(Ordering::Acquire);
     if ptr.is_null() {
@@ -87,6 +88,12 @@ pub fn index_of(hash: i32) -> CafResult<i32> {
              SDBM hash of their names collides): rename one of the variables"
         ))),
     }
+}
+
+/// The function at `index`, if there is one (one load; the hot path).
+#[inline]
+pub fn lookup(index: i32) -> Option<usize> {
+    table().get(usize::try_from(index).ok()?).map(|e| e.f)
 }
 
 /// The function at `index`, as the caller's accessor type.

@@ -148,7 +148,7 @@ pub(super) unsafe fn resolve(
 /// Whether every segment this process maps is at the address its owner uses (shm: always;
 /// an MPI shared window: where the library placed it), so that the pointers an image stores in
 /// its coarrays (allocatable components) are valid here too. Found once.
-fn same_addresses(rt: &Runtime) -> bool {
+pub(super) fn same_addresses(rt: &Runtime) -> bool {
     static SAME: OnceLock<bool> = OnceLock::new();
     *SAME.get_or_init(|| (0..rt.n).all(|j| rt.tp.direct(j, 0).is_none_or(|a| a == rt.tp.home(j))))
 }
