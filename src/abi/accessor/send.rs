@@ -215,6 +215,32 @@ pub unsafe extern "C" fn _gfortran_caf_send_to_remote(
     team_number: *const c_int,
 ) {
     let rt = runtime::get();
+    let plain =
+        opt_dst_desc.is_null() && opt_src_desc.is_null() && team.is_null() && team_number.is_null();
+    // SAFETY: forwarded from the caller (no descriptors, no team selector).
+    let done = plain
+        .then(|| unsafe {
+            super::fast::send(
+                rt,
+                token,
+                opt_dst_charlen,
+                image_index,
+                src_data,
+                opt_src_charlen,
+                accessor_index,
+                add_data,
+                add_data_size,
+            )
+        })
+        .flatten();
+    if let Some(bytes) = done {
+        if !stat.is_null() {
+            // SAFETY: a writable stat (caller's guarantee).
+            unsafe { *stat = 0 };
+        }
+        rt.stats.access(false, bytes as u64);
+        return;
+    }
     // SAFETY: forwarded from the caller.
     let r = unsafe { resolve(rt, token, image_index, team, team_number) }.and_then(|target| {
         // SAFETY: forwarded from the caller.
