@@ -3,10 +3,8 @@
 ! x[k, team=half] image k of an ancestor team, x[k, team_number=-1] image k of the initial
 ! team and x[k, team_number=t] image k of the sibling team t. Also a copy between two images of
 ! the current team.
-! (gfortran 15 only for now: gfortran 16 reworked the team entry points.)
 ! test: images 4
 ! test: gfortran >= 15
-! test: gfortran <= 15
 ! test: count {n} PASS
 program accessor_teams
   use iso_fortran_env, only: team_type

@@ -5,7 +5,6 @@
 use crate::error::{CafError, CafResult};
 use crate::transport::control::LEVELS;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::OnceLock;
 
 /// The images of a team, in team order, as 0-based indices of the initial team.
 ///
@@ -26,9 +25,10 @@ pub struct Team {
     pub id: u64,
     /// The team this one was formed in.
     pub parent: Option<&'static Team>,
-    /// Every team formed by the same FORM TEAM, this one included: (team number, members in
-    /// team order). Empty for the initial team.
-    pub siblings: OnceLock<Vec<(i64, Vec<usize>)>>,
+    /// `(team number, members in team order)` of every team the same FORM TEAM formed, this
+    /// one included (NUM_IMAGES(TEAM_NUMBER=) and image selectors with TEAM_NUMBER= name a
+    /// sibling by its number); the initial team's is itself.
+    pub family: Vec<(i64, Vec<usize>)>,
     barriers: AtomicU64,
     collectives: AtomicU64,
     forms: AtomicU64,
@@ -55,13 +55,13 @@ impl Team {
         id: u64,
     ) -> Team {
         Team {
+            family: vec![(number, members.clone())],
             members,
             rank,
             number,
             level: parent.map_or(0, |p| p.level + 1),
             id,
             parent,
-            siblings: OnceLock::new(),
             barriers: AtomicU64::new(0),
             collectives: AtomicU64::new(0),
             forms: AtomicU64::new(0),
@@ -88,6 +88,31 @@ impl Team {
         let forms = parent.forms.fetch_add(1, Ordering::Relaxed);
         let id = mix(mix(parent.id ^ forms) ^ number as u64);
         Ok(Team::new(members, rank, number, Some(parent), id))
+    }
+
+    /// This team with the teams formed with it (see [`Team::family`]).
+    pub fn with_family(mut self, family: Vec<(i64, Vec<usize>)>) -> Team {
+        self.family = family;
+        self
+    }
+
+    /// The number of images of the team numbered `number` among this team's family.
+    pub fn sibling_size(&self, number: i64) -> Option<usize> {
+        self.sibling(number).map(<[usize]>::len)
+    }
+
+    /// The members of the team numbered `number` among this team's family.
+    pub fn sibling(&self, number: i64) -> Option<&[usize]> {
+        self.family
+            .iter()
+            .find_map(|(k, m)| (*k == number).then_some(&m[..]))
+    }
+
+    /// The team this one descends from that has no parent.
+    pub fn root(&'static self) -> &'static Team {
+        std::iter::successors(Some(self), |t| t.parent)
+            .last()
+            .unwrap_or(self)
     }
 
     /// Number of images in the team.
@@ -162,8 +187,13 @@ mod tests {
         assert_ne!(a.id, b.id, "a second FORM TEAM gives a new team");
         assert_ne!(a.id, root.id);
         assert!(Team::child(root, 2, vec![1, 3], 2).is_err());
-        let a: &'static Team = Box::leak(Box::new(a));
+        let a: &'static Team = Box::leak(Box::new(
+            a.with_family(vec![(1, vec![0, 2]), (2, vec![1, 3])]),
+        ));
         assert!(a.within(root) && a.within(a) && !root.within(a));
+        assert!(std::ptr::eq(a.root(), root) && std::ptr::eq(root.root(), root));
+        assert_eq!((a.sibling_size(2), a.sibling_size(3)), (Some(2), None));
+        assert_eq!(root.sibling_size(-1), Some(4));
     }
 
     #[test]

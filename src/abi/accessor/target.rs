@@ -52,18 +52,10 @@ unsafe fn selected(
     let n = i64::from(unsafe { team_number.read() });
     let ancestors = || std::iter::successors(Some(current), |t| t.parent);
     if n == -1 || n == current.number {
-        let t = if n == -1 {
-            ancestors().last().unwrap_or(current)
-        } else {
-            current
-        };
+        let t = if n == -1 { current.root() } else { current };
         return Ok(&t.members);
     }
-    let sibling = current
-        .siblings
-        .get()
-        .and_then(|f| f.iter().find(|s| s.0 == n));
-    if let Some((_, members)) = sibling {
+    if let Some(members) = current.sibling(n) {
         return Ok(members);
     }
     ancestors()
