@@ -227,7 +227,7 @@ pub unsafe extern "C" fn _gfortran_caf_co_reduce(
         };
         rt.collective(
             d.base_addr as usize,
-            &d.dims(),
+            &d.allocated_dims(),
             size,
             CoOp::Reduce {
                 result_image: result_image as i64,

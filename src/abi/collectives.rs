@@ -6,6 +6,7 @@ use super::ErrMsg;
 use crate::engine::reduce::{combine, ReduceOp};
 use crate::engine::types::{Class, Ty};
 use crate::runtime::{self, collective::CoOp};
+use crate::transport::plan::count;
 use std::ffi::c_int;
 
 /// The element type of a collective argument. gfortran passes no kind: it is the element size
@@ -43,11 +44,16 @@ unsafe fn reduce(
     // SAFETY: guaranteed by the caller.
     let d = unsafe { desc(a) };
     let ty = element_type(d, a_len);
-    let n = d.count();
+    let dims = d.allocated_dims();
+    let n = if d.base_addr.is_null() {
+        0
+    } else {
+        count(&dims)
+    };
     let f = |acc: &mut [u8], other: &[u8]| combine(op, ty, acc, other, n);
     let r = rt.collective(
         d.base_addr as usize,
-        &d.dims(),
+        &dims,
         ty.size,
         CoOp::Reduce {
             result_image: result_image as i64,
@@ -159,7 +165,7 @@ pub unsafe extern "C" fn _gfortran_caf_co_broadcast(
     let d = unsafe { desc(a) };
     let r = rt.collective(
         d.base_addr as usize,
-        &d.dims(),
+        &d.allocated_dims(),
         d.dtype.elem_len,
         CoOp::Broadcast {
             source_image: source_image as i64,

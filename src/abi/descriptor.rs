@@ -65,6 +65,15 @@ impl GfcDescriptor {
         }
     }
 
+    /// The dimensions of a collective's argument: none for an unallocated array (null base
+    /// address; its bounds and span are stale), else [`Self::dims`].
+    pub fn allocated_dims(&self) -> Dims {
+        if self.base_addr.is_null() {
+            return Dims::default();
+        }
+        self.dims()
+    }
+
     /// The dimensions as engine dims (extents and byte strides), fastest first.
     pub fn dims(&self) -> Dims {
         let span = self.span();

@@ -4,6 +4,7 @@
 use super::descriptor::GfcDescriptor;
 use super::errors::finish;
 use super::{CafToken, ErrMsg};
+use crate::runtime::statement::check_running;
 use crate::runtime::{self, coarrays::Register};
 use std::ffi::c_int;
 
@@ -28,16 +29,30 @@ pub unsafe extern "C" fn _gfortran_caf_register(
     let rt = runtime::get();
     // SAFETY: gfortran passes a valid token slot.
     let old = unsafe { *token } as *mut _;
+    // COARRAY_ALLOC, LOCK_ALLOC and EVENT_ALLOC come from an ALLOCATE statement (unless the slot
+    // holds a component's token, see `Runtime::register`), which synchronises the team: with a
+    // terminated member it fails before allocating (Fortran 2018 9.7.4, STAT_STOPPED_IMAGE).
+    let statement = matches!(kind, 1 | 3 | 6) && !rt.registry.is_component(old as usize);
+    let r = if statement {
+        check_running(rt.tp, &rt.team)
+    } else {
+        Ok(())
+    };
     // SAFETY: gfortran passes back tokens this runtime created (or null), and a descriptor
     // whose data pointer lies in the aliased coarray for MAP_EXISTING.
-    let r = Register::from_code(kind).and_then(|how| unsafe {
-        match how {
-            Register::MapExisting if !desc.is_null() => {
-                rt.map_existing(old, (*desc).base_addr as usize)
+    let r = r
+        .and_then(|()| Register::from_code(kind))
+        .and_then(|how| unsafe {
+            match how {
+                Register::MapExisting if !desc.is_null() => {
+                    rt.map_existing(old, (*desc).base_addr as usize)
+                }
+                _ => rt.register(size, how, old, desc as usize),
             }
-            _ => rt.register(size, how, old, desc as usize),
-        }
-    });
+        });
+    if statement {
+        rt.pending.allocate(r.is_err() && !stat.is_null());
+    }
     // SAFETY: stat/errmsg as gfortran passes them.
     if let Some((tok, addr)) = unsafe { finish(r, stat, errmsg, errmsg_len, "ALLOCATE") } {
         // SAFETY: token and descriptor are valid for writing, per gfortran.

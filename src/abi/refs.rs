@@ -96,7 +96,8 @@ pub unsafe fn decode(mut r: *const CafRef) -> CafResult<(Vec<Ref>, usize)> {
     Ok((out, item))
 }
 
-/// The subscripts of an array link; for arrays without descriptor FULL carries its range.
+/// The subscripts of an array link; for arrays without descriptor FULL carries its range, for
+/// arrays with one only its stride (gfortran 12 leaves the bounds of `c(::2)` to the runtime).
 ///
 /// # Safety
 /// As for [`decode`].
@@ -113,7 +114,7 @@ unsafe fn subs(a: &ArrRef, stat: bool) -> CafResult<Vec<Sub>> {
                 Sub::Vector(unsafe { read_indices(v.vector, v.kind, v.nvec) }?)
             }
             2 if stat => Sub::Range(s, e, st),
-            2 => Sub::Full,
+            2 => Sub::Full(st),
             3 => Sub::Range(s, e, st),
             4 => Sub::Single(s),
             5 => Sub::OpenEnd(s, st),

@@ -5,6 +5,7 @@ use super::generation::{self, Generation};
 use super::ErrMsg;
 use crate::engine::stats::WaitKind;
 use crate::runtime;
+use crate::runtime::statement::After;
 use std::ffi::{c_char, c_int};
 
 /// The ERRMSG= buffer of the three SYNC statements. gfortran 8 to 15 pass a pointer to the
@@ -35,9 +36,21 @@ pub unsafe extern "C" fn _gfortran_caf_sync_all(
 ) {
     let rt = runtime::get();
     let _kind = rt.stats.during(WaitKind::Sync);
+    // gfortran 12's SYNC ALL at the end of an ALLOCATE of a coarray has neither STAT= nor
+    // ERRMSG= (runtime/statement.rs).
+    let after = if stat.is_null() && errmsg.is_null() {
+        rt.pending.take()
+    } else {
+        After::Nothing
+    };
     let r = rt.barrier.sync(rt.tp, &rt.waiter, &rt.team);
+    let what = match after {
+        After::Reported if r.is_err() => return,
+        After::Nothing => "SYNC ALL",
+        After::Allocate | After::Reported => "ALLOCATE",
+    };
     // SAFETY: forwarded from the caller.
-    unsafe { finish(r, stat, sync_errmsg(errmsg), errmsg_len, "SYNC ALL") };
+    unsafe { finish(r, stat, sync_errmsg(errmsg), errmsg_len, what) };
 }
 
 /// SYNC IMAGES (Fortran 2018 11.6.4); `count < 0` means `SYNC IMAGES (*)`.

@@ -16,15 +16,21 @@
 //! A holder that fails (FAIL IMAGE) never releases: the waiter next in line sees the failed
 //! owner, takes the lock over and releases it at once, and its LOCK reports the error
 //! (Fortran 2018 11.6.10: the lock becomes unlocked, STAT_UNLOCKED_FAILED_IMAGE).
+//!
+//! A holder that stops (STOP, END PROGRAM) never releases either, and nothing in the standard
+//! unlocks a lock of a stopped image: the lock stays locked, so every LOCK that would have to
+//! wait for it reports STAT_STOPPED_IMAGE (the stat 11.6.11 gives a statement that depends on
+//! an image that initiated normal termination) instead of waiting forever; without STAT= that
+//! is error termination. CRITICAL is lowered to LOCK and behaves the same way.
 
 use super::status::{check_alive, news, JOB_FAILED};
 use super::team::Team;
 use super::wait::Waiter;
 use crate::error::{
-    CafError, CafResult, STAT_LOCKED, STAT_LOCKED_OTHER_IMAGE, STAT_UNLOCKED,
+    CafError, CafResult, STAT_LOCKED, STAT_LOCKED_OTHER_IMAGE, STAT_STOPPED_IMAGE, STAT_UNLOCKED,
     STAT_UNLOCKED_FAILED_IMAGE,
 };
-use crate::transport::control::status::FAILED;
+use crate::transport::control::status::{ERROR_STOPPED, FAILED, STOPPED};
 use crate::transport::{AtomicOp, Transport};
 
 /// Bytes per lock slot.
@@ -131,7 +137,7 @@ pub fn lock(
                 if served() {
                     return Some(Ok(false));
                 }
-                if let Err(e) = check_alive(tp, image) {
+                if let Err(e) = check_alive(tp, image).and(holder_stopped(tp, image, slot)) {
                     return Some(if served() { Ok(false) } else { Err(e) });
                 }
                 holder_failed(tp, image, slot, ticket).then_some(Ok(true))
@@ -143,6 +149,25 @@ pub fn lock(
     }
     tp.fetch_op(image, slot + OWNER, 4, AtomicOp::Swap, me);
     Ok(true)
+}
+
+/// `Err` (STAT_STOPPED_IMAGE) if the lock at `(image, slot)` is held by a stopped image, which
+/// will never release it. One local load while no image has terminated.
+fn holder_stopped(tp: &dyn Transport, image: usize, slot: usize) -> CafResult<()> {
+    if news(tp) == 0 {
+        return Ok(());
+    }
+    let owner = tp.fetch_op(image, slot + OWNER, 4, AtomicOp::Load, 0) as usize;
+    if owner == 0 || !matches!(super::status::of(tp, owner - 1), STOPPED | ERROR_STOPPED) {
+        return Ok(());
+    }
+    Err(CafError::Lock {
+        stat: STAT_STOPPED_IMAGE,
+        message: format!(
+            "the lock is held by image {owner}, which has stopped (lock variable on image {})",
+            image + 1
+        ),
+    })
 }
 
 /// Whether the lock at `(image, slot)` is held by a failed image and `ticket` is next in line.

@@ -15,15 +15,16 @@ use crate::error::{CafError, CafResult};
 /// multiplied by the dimension's element stride.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Sub {
-    /// The whole dimension.
-    Full,
+    /// The whole dimension with a stride (`::stride`; a negative stride runs from the upper
+    /// bound down).
+    Full(i64),
     /// `start:end:stride`.
     Range(i64, i64, i64),
     /// One index (the dimension does not count towards the rank).
     Single(i64),
-    /// `start::stride`, up to the upper bound.
+    /// `start::stride`, up to the upper bound (down to the lower bound for a negative stride).
     OpenEnd(i64, i64),
-    /// `:end:stride`, from the lower bound.
+    /// `:end:stride`, from the lower bound (from the upper bound for a negative stride).
     OpenStart(i64, i64),
     /// A vector subscript.
     Vector(Vec<i64>),
@@ -189,14 +190,18 @@ fn select(
 
 /// The indices a subscript selects, relative to the lower bound when `dim` is given (each
 /// checked against the bounds), else as given (element offsets of an array without descriptor).
+/// An omitted bound is the array's bound on the side the stride starts from or runs to
+/// (Fortran 2018 9.5.3.3.2: `::-1` runs from the upper bound to the lower one).
 fn indices(s: &Sub, dim: Option<&ArrayDim>) -> CafResult<Vec<i64>> {
     let (lo, hi) = dim.map_or((0, i64::MAX), |d| (d.lbound, d.ubound));
+    let first = |st: i64| if st < 0 { hi } else { lo };
+    let last = |st: i64| if st < 0 { lo } else { hi };
     let list = match s {
-        Sub::Full if dim.is_some() => triplet(lo, hi, 1)?,
+        Sub::Full(st) if dim.is_some() => triplet(first(*st), last(*st), *st)?,
         Sub::Range(a, b, st) => triplet(*a, *b, *st)?,
         Sub::Single(i) => vec![*i],
-        Sub::OpenEnd(a, st) if dim.is_some() => triplet(*a, hi, *st)?,
-        Sub::OpenStart(b, st) if dim.is_some() => triplet(lo, *b, *st)?,
+        Sub::OpenEnd(a, st) if dim.is_some() => triplet(*a, last(*st), *st)?,
+        Sub::OpenStart(b, st) if dim.is_some() => triplet(first(*st), *b, *st)?,
         Sub::Vector(v) => v.clone(),
         _ => return Err(bad("an open subscript of an array without descriptor")),
     };

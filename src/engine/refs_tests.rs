@@ -48,7 +48,7 @@ fn scalar_pointer_and_unallocated() {
     let t = walk(900, None, &[comp(100, true)], &Fake).unwrap().unwrap();
     assert_eq!((t.addr, t.lists.len()), (5000, 0));
     assert_eq!(walk(0, None, &[comp(7, true)], &Fake), Ok(None));
-    let refs = [comp(0, true), Ref::Array(vec![Sub::Full])];
+    let refs = [comp(0, true), Ref::Array(vec![Sub::Full(1)])];
     assert_eq!(walk(3000, None, &refs, &Fake), Ok(None));
 }
 
@@ -56,7 +56,7 @@ fn scalar_pointer_and_unallocated() {
 fn bounds_and_shape_errors() {
     let refs = [
         comp(0, true),
-        Ref::Array(vec![Sub::Vector(vec![3, 10]), Sub::Full]),
+        Ref::Array(vec![Sub::Vector(vec![3, 10]), Sub::Full(1)]),
     ];
     let e = walk(2000, None, &refs, &Fake).unwrap_err();
     assert!(
@@ -64,7 +64,7 @@ fn bounds_and_shape_errors() {
             .contains("subscript 10 is out of bounds (0:9)"),
         "{e}"
     );
-    let refs = [comp(0, true), Ref::Array(vec![Sub::Full])];
+    let refs = [comp(0, true), Ref::Array(vec![Sub::Full(1)])];
     assert!(walk(2000, None, &refs, &Fake).is_err());
     let refs = [Ref::Array(vec![Sub::Single(2)]), comp(0, true)];
     assert!(walk(2000, None, &refs, &Fake).is_err());
@@ -107,4 +107,20 @@ fn leading_array_reference_uses_the_coarray_descriptor() {
     let bad = [Ref::Array(vec![Sub::Single(5)])];
     assert!(walk(1808, Some(&own), &bad, &Fake).is_err());
     assert!(walk(1808, None, &refs, &Fake).is_err());
+}
+
+#[test]
+fn omitted_bounds_come_from_the_descriptor_on_the_side_of_the_stride() {
+    // c(::4, ::-1), c(7::-3, :2:-1) and the empty c(9:0, :) of c(0:9, 1:3).
+    let sel = |subs| {
+        let refs = [comp(0, true), Ref::Array(subs)];
+        walk(2000, None, &refs, &Fake).unwrap().unwrap()
+    };
+    let t = sel(vec![Sub::Full(4), Sub::Full(-1)]);
+    assert_eq!(t.lists, vec![vec![0, 16, 32], vec![80, 40, 0]]);
+    let t = sel(vec![Sub::OpenEnd(7, -3), Sub::OpenStart(2, -1)]);
+    assert_eq!(t.lists, vec![vec![28, 16, 4], vec![80, 40]]);
+    assert_eq!(t.shape, vec![3, 2]);
+    let t = sel(vec![Sub::Range(9, 0, 1), Sub::Full(1)]);
+    assert_eq!(t.shape, vec![0, 3]);
 }

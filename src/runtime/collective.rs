@@ -57,57 +57,71 @@ impl Runtime {
                     root == self.team.rank,
                 )
             }
-            CoOp::Broadcast { source_image } => (
-                Kind::Broadcast {
-                    root: rank_of(source_image)?,
-                },
-                true,
-            ),
+            CoOp::Broadcast { source_image } => {
+                return self.broadcast(base, dims, elem, rank_of(source_image)?)
+            }
         };
         // An unallocated allocatable argument (the only way to get a null base: even zero-size
         // arrays have an address; its bounds and element size are then stale): take part with
         // no data, so the collective stays matched on every image, then report it.
         let missing = base == 0;
         let n = if missing { 0 } else { count(dims) };
-        let bytes = n * elem;
+        let packed = contiguous(n, elem);
+        let r = self.run_packed(
+            n * elem,
+            kind,
+            |at| {
+                if !missing {
+                    // SAFETY: `base`/`dims` describe the caller's array; `at` has room for it.
+                    unsafe { copy(elem, at, &packed, base, dims) };
+                }
+            },
+            |at| {
+                if receives && !missing {
+                    // SAFETY: as above, in the other direction.
+                    unsafe { copy(elem, base, dims, at, &packed) };
+                }
+            },
+        );
+        finish(r, missing)
+    }
+
+    /// Runs `kind` on `bytes` packed bytes: on the stack and inline when they fit one slot,
+    /// else in a buffer in this image's segment. `fill` writes this image's value at the
+    /// address it is given; `take` reads the result there once the collective succeeded.
+    pub(super) fn run_packed(
+        &self,
+        bytes: usize,
+        kind: Kind,
+        fill: impl FnOnce(usize),
+        take: impl FnOnce(usize),
+    ) -> CafResult<()> {
         if coll_small::fits(&self.team, bytes) {
-            // One cache line at most: packed on the stack, sent inline (no buffer in the heap).
             let mut inline = Inline::default();
             let data = &mut inline.0[..bytes];
             let at = data.as_mut_ptr() as usize;
-            if !missing {
-                // SAFETY: `base`/`dims` describe the caller's array; `data` has `bytes` bytes.
-                unsafe { copy(elem, at, &contiguous(n, elem), base, dims) };
-            }
-            let r = {
+            fill(at);
+            {
                 let _kind = self.stats.during(WaitKind::Collective);
                 self.collectives
-                    .run_small(self.tp, &self.waiter, &self.team, data, kind)
-            };
-            if r.is_ok() && receives && !missing {
-                // SAFETY: as above, in the other direction.
-                unsafe { copy(elem, base, dims, at, &contiguous(n, elem)) };
+                    .run_small(self.tp, &self.waiter, &self.team, data, kind)?;
             }
-            return finish(r, missing);
+            take(at);
+            return Ok(());
         }
         let off = Runtime::heap(&self.local).alloc(bytes)?;
         let buf = self.local_addr(off);
-        let packed = contiguous(n, elem);
-        if !missing {
-            // SAFETY: `base`/`dims` describe the caller's array; `buf` has `bytes` bytes.
-            unsafe { CopyPlan::new(elem, &packed, dims).run(buf, base) };
-        }
+        fill(buf);
         let r = {
             let _kind = self.stats.during(WaitKind::Collective);
             self.collectives
                 .run(self.tp, &self.waiter, &self.team, off, bytes, kind)
         };
-        if r.is_ok() && receives && !missing {
-            // SAFETY: as above, in the other direction.
-            unsafe { CopyPlan::new(elem, dims, &packed).run(base, buf) };
+        if r.is_ok() {
+            take(buf);
         }
         Runtime::heap(&self.local).free(off);
-        finish(r, missing)
+        r
     }
 }
 
@@ -127,7 +141,7 @@ fn finish(r: CafResult<()>, missing: bool) -> CafResult<()> {
 ///
 /// # Safety
 /// Both layouts must describe memory valid for the copy, with the same element count.
-unsafe fn copy(elem: usize, dst: usize, to: &[Dim], src: usize, from: &[Dim]) {
+pub(super) unsafe fn copy(elem: usize, dst: usize, to: &[Dim], src: usize, from: &[Dim]) {
     if dense(to, elem) && dense(from, elem) {
         // SAFETY: the caller's contract; dense layouts are `count * elem` contiguous bytes.
         unsafe {

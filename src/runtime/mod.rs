@@ -2,6 +2,7 @@
 //! registry, and per-image synchronisation state. Created lazily by the first runtime call
 //! (static coarrays are registered before `main`, so that may precede `_gfortran_caf_init`).
 
+mod broadcast;
 pub mod coarrays;
 pub mod collective;
 pub mod config;
@@ -12,6 +13,7 @@ pub mod size;
 mod start;
 #[cfg(feature = "mpi")]
 mod start_mpi;
+pub mod statement;
 mod stats;
 pub mod status;
 pub mod teams;
@@ -68,6 +70,8 @@ pub struct Runtime {
     pub seg_size: usize,
     /// This image's statistics (FERROCAF_STATS).
     pub stats: &'static Stats,
+    /// Whether the next SYNC ALL completes an ALLOCATE.
+    pub pending: statement::Pending,
 }
 
 static RUNTIME: OnceLock<Runtime> = OnceLock::new();

@@ -192,6 +192,7 @@ pub(super) fn build(
         seg_base,
         seg_size,
         stats,
+        pending: Default::default(),
     }
 }
 

@@ -1,0 +1,60 @@
+//! The statement a SYNC ALL belongs to. gfortran 12 ends an ALLOCATE of a coarray with a call
+//! of `_gfortran_caf_sync_all` without the statement's STAT= and ERRMSG= (Fortran 2018 9.7.1.2:
+//! the allocation synchronises the team). ALLOCATE marks itself here, so that that SYNC ALL
+//! names ALLOCATE in its error, and does not end the program when ALLOCATE has already reported
+//! a stopped or failed image through STAT= (9.7.4: STAT_STOPPED_IMAGE).
+
+use crate::engine::status;
+use crate::engine::team::Team;
+use crate::error::{CafError, CafResult};
+use crate::transport::control::status::{ERROR_STOPPED, FAILED, STOPPED};
+use crate::transport::Transport;
+use std::sync::atomic::{AtomicU8, Ordering};
+
+/// What the last ALLOCATE of a coarray left for the SYNC ALL gfortran calls after it.
+#[derive(Debug, Default)]
+pub struct Pending(AtomicU8);
+
+/// What the SYNC ALL after an ALLOCATE does with its outcome.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum After {
+    /// Not after an ALLOCATE: the program's own SYNC ALL.
+    Nothing,
+    /// After an ALLOCATE that succeeded: an error is the ALLOCATE's.
+    Allocate,
+    /// After an ALLOCATE that reported a terminated image through STAT=: the same error again
+    /// is already reported.
+    Reported,
+}
+
+impl Pending {
+    /// Records an ALLOCATE of a coarray; `reported`: it gave its error to STAT=.
+    pub fn allocate(&self, reported: bool) {
+        let v = if reported { 2 } else { 1 };
+        self.0.store(v, Ordering::Relaxed);
+    }
+
+    /// What the SYNC ALL being executed follows (and forgets it).
+    pub fn take(&self) -> After {
+        match self.0.swap(0, Ordering::Relaxed) {
+            1 => After::Allocate,
+            2 => After::Reported,
+            _ => After::Nothing,
+        }
+    }
+}
+
+/// `Err` (the stopped or failed image) if a member of `team` has terminated before the
+/// synchronisation an ALLOCATE of a coarray performs. Reads every member's status word rather
+/// than waiting for the termination's announcement, which over MPI can reach this image after
+/// the status (a program that saw IMAGE_STATUS report the image stopped must get the error
+/// here, not from the SYNC ALL after the allocation).
+pub fn check_running(tp: &dyn Transport, team: &Team) -> CafResult<()> {
+    team.members
+        .iter()
+        .try_for_each(|&j| match status::of(tp, j) {
+            STOPPED | ERROR_STOPPED => Err(CafError::StoppedImage { image: j + 1 }),
+            FAILED => Err(CafError::FailedImage { image: j + 1 }),
+            _ => Ok(()),
+        })
+}
