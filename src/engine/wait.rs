@@ -37,6 +37,9 @@ const MAX_POLL_NAP: Duration = Duration::from_millis(1);
 /// (transports with a job-wide abort), before aborting the job too.
 const FOLLOW_GRACE: Duration = Duration::from_millis(500);
 
+/// Polls of a wait before it sleeps while the [`YieldGate`] is closed (outside load).
+const LOADED_SPIN: u32 = 256;
+
 /// Polls between two `sched_yield` calls while spinning.
 const YIELD_EVERY: u32 = 64;
 
@@ -107,7 +110,8 @@ impl Waiter {
 
     /// Calls `poll` until it yields a result. Between polls, spins up to the configured count,
     /// then yields the core for up to [`YIELD_FOR`], then sleeps until the doorbell rings;
-    /// once a yield proved slow (outside load, [`YieldGate`]), it sleeps at once. If
+    /// once a yield proved slow (outside load, [`YieldGate`]), it sleeps after at most
+    /// [`LOADED_SPIN`] polls. If
     /// another image starts error termination while this one waits, this image ends with that
     /// exit code. With statistics on, the time is added to the current wait kind
     /// ([`Stats::during`]).
@@ -169,10 +173,18 @@ impl Waiter {
         if !self.tp.can_wake() {
             return self.poll_with_naps(poll, remote);
         }
-        if self.gate.open() {
-            if let Some(r) = self.spin_and_yield(&mut poll) {
-                return r;
-            }
+        let early = if self.gate.open() {
+            self.spin_and_yield(&mut poll)
+        } else {
+            // Outside load: a few polls catch a partner running on another core at the same
+            // time; no yield, and no longer spin that would use up this image's share.
+            (0..self.spin.min(LOADED_SPIN)).find_map(|_| {
+                std::hint::spin_loop();
+                poll()
+            })
+        };
+        if let Some(r) = early {
+            return r;
         }
         let bell = Bell {
             seq: &self.header.bell,
