@@ -15,7 +15,8 @@ What it does:
      timed-out run is recorded and shown, never dropped. With --load N every run is made twice,
      on its own and beside N CPU-bound processes (bench/load.py), and a second table shows
      the loaded times and how much each runtime degraded;
-  4. writes docs/PERFORMANCE.md (command, machine, date, table of medians) and
+  4. writes docs/PERFORMANCE.md (command, machine, date, table of medians, then the
+     hand-written bench/NOTES.md: measurements of single changes with their commands) and
      docs/performance.svg (bar chart of speedups, hand-written SVG).
 
 Every program prints "RESULT <name> <images> <value> <unit>"; units "us" are lower-is-better,
@@ -480,7 +481,8 @@ def main():
     docs = Path(args.docs)
     docs.mkdir(parents=True, exist_ok=True)
     meta = {"command": command, "facts": machine_facts(args.fc), "notes": notes,
-            "started": started, "loads": loads, "factor": factor}
+            "started": started, "loads": loads, "factor": factor,
+            "notes_file": BENCH_DIR / "NOTES.md"}
     write_markdown(docs / "PERFORMANCE.md", meta, rows, raw_text, peers, args.load)
     write_svg(docs / "performance.svg", rows)
     print(f"wrote {docs / 'PERFORMANCE.md'} and {docs / 'performance.svg'}")

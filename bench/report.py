@@ -81,7 +81,8 @@ def x(v):
 
 
 def write_markdown(path, meta, rows, raw_text, peers, load):
-    """meta: command, facts, notes {peer: note}, started, loads, factor, fc."""
+    """meta: command, facts, notes {peer: note}, started, loads, factor, and notes_file (a
+    hand-written Markdown file appended at the end: measurements of single changes)."""
     lines = [
         "# ferrocaf performance",
         "",
@@ -158,6 +159,8 @@ def write_markdown(path, meta, rows, raw_text, peers, load):
                   "is the faster reference. raw_pingpong_256KiB (two memcpys per message) is "
                   "the reference of the 256 KiB event ping-pongs (one put per message)."]
     lines += ["", "![speedup chart](performance.svg)", ""]
+    if meta.get("notes_file") and meta["notes_file"].exists():
+        lines += [meta["notes_file"].read_text().rstrip(), ""]
     path.write_text("\n".join(lines))
 
 

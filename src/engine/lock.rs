@@ -169,6 +169,7 @@ pub fn lock(
     team: &Team,
 ) -> CafResult<bool> {
     let me = tp.this_image() as u64 + 1;
+    check_alive(tp, image)?;
     let mut cur = take(tp, image, slot, 0, me, false);
     if cur == 0 {
         return Ok(true);
@@ -176,7 +177,6 @@ pub fn lock(
     if cur & HOLDER == me {
         return Err(LockStat::Locked.into_error(image + 1));
     }
-    check_alive(tp, image)?;
     while cur & HOLDER == 0 {
         match take(tp, image, slot, cur, me, false) {
             found if found == cur => return Ok(true),
