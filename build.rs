@@ -15,6 +15,7 @@ fn main() {
     ] {
         println!("cargo:rerun-if-changed={f}");
     }
+    cc_gcc_major();
     cc::Build::new()
         .file("src/engine/float_ext.c")
         .warnings(true)
@@ -26,6 +27,28 @@ fn main() {
         .compile("ferrocaf_abi_c");
     #[cfg(feature = "mpi")]
     mpi_ops();
+}
+
+/// Tells `abi::generation` (as FERROCAF_CC_GCC_MAJOR) which GCC compiles the C parts: in a
+/// statically linked program their `.comment` line is not the Fortran compiler's. Empty for
+/// other C compilers.
+fn cc_gcc_major() {
+    let cc = cc::Build::new().get_compiler();
+    let output = |arg: &str| {
+        std::process::Command::new(cc.path())
+            .arg(arg)
+            .output()
+            .ok()
+            .map(|o| String::from_utf8_lossy(&o.stdout).into_owned())
+            .unwrap_or_default()
+    };
+    let major = if output("--version").contains("clang") {
+        String::new()
+    } else {
+        let v = output("-dumpversion");
+        v.trim().split('.').next().unwrap_or("").to_string()
+    };
+    println!("cargo:rustc-env=FERROCAF_CC_GCC_MAJOR={major}");
 }
 
 /// Compiles `src/transport/mpi/ops.c` against the MPI library that mpi-sys binds to (found the

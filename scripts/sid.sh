@@ -13,7 +13,7 @@
 set -euo pipefail
 REPO="$(cd "$(dirname "$0")/.." && pwd)"
 SID="${FERROCAF_SID:-/var/tmp/ferrocaf-sid}"
-PACKAGES=gfortran-14,gfortran-15,gfortran-16,libgfortran-16-dev,binutils,cmake,make,pkg-config
+PACKAGES=gfortran-14,gfortran-15,gfortran-16,libgfortran-16-dev,binutils,cmake,make,pkg-config,fortran-fpm
 
 # Prints the first Debian archive URI of the apt sources (one-line or deb822 format).
 mirror() {
@@ -85,8 +85,17 @@ ensure() {
             exit 1
         }
         mv "$SID.part" "$SID"
+        echo "$PACKAGES" >"$SID/.ferrocaf-packages"
     fi
     mount_all
+    # A chroot made by an older version of this script gets the packages added since.
+    if [ "$(cat "$SID/.ferrocaf-packages" 2>/dev/null)" != "$PACKAGES" ]; then
+        echo "installing ${PACKAGES//,/ } in $SID" >&2
+        chroot "$SID" apt-get -qq -o Acquire::Check-Valid-Until=false update >&2
+        # shellcheck disable=SC2086
+        chroot "$SID" env DEBIAN_FRONTEND=noninteractive apt-get -qq install -y ${PACKAGES//,/ } >&2
+        echo "$PACKAGES" >"$SID/.ferrocaf-packages"
+    fi
 }
 
 run() {

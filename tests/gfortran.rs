@@ -38,6 +38,8 @@ struct Suite {
     shm_before: BTreeSet<String>,
     /// FERROCAF_TEST_LAUNCHER's words (`{n}` = image count), if set.
     launcher: Option<Vec<String>>,
+    /// Major version of the gfortran on PATH (`gfortran -dumpversion`).
+    gfortran: u32,
 }
 
 /// The result of one (test, image count) run, or of a test that could not run at all.
@@ -115,6 +117,7 @@ fn setup() -> Result<Suite, String> {
         .find(|d| d.join("libferrocaf.so").exists())
         .ok_or_else(|| format!("no libferrocaf.so in {} or its parent", deps.display()))?
         .to_path_buf();
+    let gfortran = gfortran_major()?;
     let scratch = std::env::temp_dir().join(format!("ferrocaf-gfortran-{}", std::process::id()));
     std::fs::create_dir_all(&scratch).map_err(|e| format!("{}: {e}", scratch.display()))?;
     let module = Path::new(env!("CARGO_MANIFEST_DIR")).join("caf_abi/ferrocaf_ext.f90");
@@ -141,7 +144,20 @@ fn setup() -> Result<Suite, String> {
         scratch,
         shm_before: check::shm_names(),
         launcher: launcher::from_env(),
+        gfortran,
     })
+}
+
+/// The major version `gfortran -dumpversion` prints (`12` or `16.2.0`).
+fn gfortran_major() -> Result<u32, String> {
+    let mut cmd = Command::new("gfortran");
+    cmd.arg("-dumpversion");
+    let o = process::run(cmd, COMPILE_TIMEOUT).map_err(|e| format!("gfortran: {e}"))?;
+    let text = o.stdout.trim();
+    text.split('.')
+        .next()
+        .and_then(|m| m.parse().ok())
+        .ok_or_else(|| format!("gfortran -dumpversion printed `{text}`"))
 }
 
 /// The test programs whose name matches one of `filters` (all if there are none), sorted.
@@ -218,6 +234,13 @@ fn run_test(suite: &Suite, src: &Path, tx: &mpsc::Sender<Report>) {
         .find(|c| suite.launcher.is_some() && launcher::missing(c));
     if let Some(cap) = missing {
         println!("{name} ... skipped: requires {cap}, which FERROCAF_TEST_LAUNCHER lacks");
+        return;
+    }
+    if let Some(cond) = header.compiler_excluded(suite.gfortran) {
+        println!(
+            "{name} ... skipped: needs gfortran {cond}, this is {}",
+            suite.gfortran
+        );
         return;
     }
     let dir = suite.scratch.join(&name);

@@ -3,7 +3,7 @@
 #[path = "gfortran/header.rs"]
 mod header;
 
-use header::{parse, Exit, Times};
+use header::{parse, Cmp, Exit, Times};
 use std::time::Duration;
 
 #[test]
@@ -93,4 +93,17 @@ fn scalable_adds_the_oversubscribed_count_once() {
     let h = parse("! test: scalable\n! test: images 16\n").unwrap();
     assert_eq!(h.images, vec![16]);
     assert!(parse("! test: scalable\n").is_err());
+}
+
+#[test]
+fn compiler_conditions_all_hold_or_name_the_first_failing() {
+    let h = parse("! test: images 2\n! test: gfortran >= 15\n! test: gfortran != 16\n").unwrap();
+    assert_eq!(h.compilers, vec![(Cmp::AtLeast, 15), (Cmp::Not, 16)]);
+    assert_eq!(h.compiler_excluded(15), None);
+    assert_eq!(h.compiler_excluded(12).as_deref(), Some(">= 15"));
+    assert_eq!(h.compiler_excluded(16).as_deref(), Some("!= 16"));
+    assert!(parse("! test: images 2\n! test: gfortran > 15\n")
+        .unwrap_err()
+        .contains("unknown comparison"));
+    assert!(parse("! test: images 2\n! test: gfortran 15\n").is_err());
 }

@@ -124,13 +124,15 @@ impl Setup {
     }
 }
 
-/// The directory of `tool` on this process's PATH, with symbolic links resolved.
+/// The directory of `tool` on this process's PATH, with symbolic links in the directory's path
+/// resolved (not the tool's own link: `gfortran` may be a link to `gfortran-16` in a directory
+/// without a `gfortran`).
 fn tool_dir(tool: &str) -> PathBuf {
     let path = std::env::var_os("PATH").unwrap_or_default();
     std::env::split_paths(&path)
         .map(|d| d.join(tool))
         .find(|p| p.is_file())
-        .map(|p| p.canonicalize().unwrap().parent().unwrap().to_path_buf())
+        .map(|p| p.parent().unwrap().canonicalize().unwrap())
         .unwrap_or_else(|| {
             panic!("{tool} not found: the packaging test needs it; scripts/test.sh installs it")
         })

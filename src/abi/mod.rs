@@ -10,6 +10,7 @@ pub mod collectives;
 pub mod descriptor;
 pub mod errors;
 pub mod ext;
+pub mod generation;
 pub mod images;
 pub mod memory;
 pub mod random;

@@ -30,6 +30,8 @@ pub(super) fn fail(msg: impl std::fmt::Display) -> ! {
 /// Builds the runtime of this process: joins the job named in the environment, or runs the
 /// program on N images as their supervisor (and then never returns).
 pub(super) fn start() -> Runtime {
+    // A program whose ABI generation cannot be told ends here, before any image starts.
+    crate::abi::generation::current();
     match Job::from_env() {
         Err(e) => fail(e),
         Ok(Some((job, me))) => join(job, me),

@@ -20,6 +20,10 @@
 //!                               FERROCAF_TEST_LAUNCHER, see launcher.rs)
 //! ! test: requires shared-window  needs on-node images to share memory (skipped under the
 //!                               launcher when FERROCAF_MPI_SHM=0)
+//! ! test: gfortran >= 15        run only when the gfortran on PATH has this major version
+//!                               (`>=`, `<=`, `==`, `!=`; repeatable, all must hold): for
+//!                               programs only some compilers compile right (docs/ARCHITECTURE.md,
+//!                               "ABI limits")
 //! ```
 
 use std::time::Duration;
@@ -90,6 +94,36 @@ pub struct Header {
     pub vary: Option<(String, Vec<String>)>,
     /// Capabilities the test needs (`supervisor`: ferrocaf's own launcher; `shared-window`).
     pub requires: Vec<String>,
+    /// Conditions on the gfortran major version, all of which must hold.
+    pub compilers: Vec<(Cmp, u32)>,
+}
+
+/// A comparison of the `gfortran` directive.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Cmp {
+    /// `>=`
+    AtLeast,
+    /// `<=`
+    AtMost,
+    /// `==`
+    Equal,
+    /// `!=`
+    Not,
+}
+
+impl Header {
+    /// The first `gfortran` condition that gfortran `major` fails, as text (`>= 15`), if any.
+    pub fn compiler_excluded(&self, major: u32) -> Option<String> {
+        self.compilers.iter().find_map(|&(cmp, v)| {
+            let (holds, op) = match cmp {
+                Cmp::AtLeast => (major >= v, ">="),
+                Cmp::AtMost => (major <= v, "<="),
+                Cmp::Equal => (major == v, "=="),
+                Cmp::Not => (major != v, "!="),
+            };
+            (!holds).then(|| format!("{op} {v}"))
+        })
+    }
 }
 
 impl Header {
@@ -120,6 +154,7 @@ pub fn parse(source: &str) -> Result<Header, String> {
         flags: Vec::new(),
         vary: None,
         requires: Vec::new(),
+        compilers: Vec::new(),
     };
     let mut scalable = false;
     for (no, line) in source.lines().enumerate() {
@@ -206,6 +241,19 @@ fn apply(h: &mut Header, directive: &str) -> Result<(), String> {
             h.env.push((name.trim().to_string(), value.to_string()));
         }
         "flags" => h.flags.extend(rest.split_whitespace().map(str::to_string)),
+        "gfortran" => {
+            let (op, v) = rest
+                .split_once(char::is_whitespace)
+                .ok_or("`gfortran` needs a comparison and a major version, e.g. `>= 15`")?;
+            let cmp = match op {
+                ">=" => Cmp::AtLeast,
+                "<=" => Cmp::AtMost,
+                "==" => Cmp::Equal,
+                "!=" => Cmp::Not,
+                _ => return Err(format!("unknown comparison `{op}` (known: >= <= == !=)")),
+            };
+            h.compilers.push((cmp, number(v.trim())?));
+        }
         _ => return Err(format!("unknown directive `{key}`")),
     }
     Ok(())
