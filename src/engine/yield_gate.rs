@@ -5,16 +5,22 @@
 //! microseconds. With CPU-bound processes beside the job (outside load), the scheduler may
 //! give the core to one of them for its whole slice (about 1.6 ms per wait measured under
 //! CFS/EEVDF), while a futex sleeper is woken with preemption as soon as a poster rings. So a
-//! wait times its yields; once one kept the image off the core for longer than [`SLOW_YIELD`],
-//! waits neither spin nor yield but sleep at once, for a pause that doubles (from
-//! [`PAUSE_MIN`] up to [`PAUSE_MAX`]) while the probe after each pause is slow again.
+//! wait times its yields. A yield that kept the image off the core for longer than
+//! [`SLOW_YIELD`] ends that wait's polling (it sleeps) and adds 2 to a score, a fast one takes
+//! 1 off; at [`CLOSE_AT`] (two slow yields not outweighed by fast ones: CPU-bound neighbours,
+//! not the occasional slice of a background process, after which yields are mostly fast again
+//! and cheaper than a futex wake-up) waits neither spin nor yield but sleep at once, for a
+//! pause that doubles (from [`PAUSE_MIN`] up to [`PAUSE_MAX`]) while the probes after each
+//! pause are slow again.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 /// A yield that took longer than this handed the core to a process that ran on.
 const SLOW_YIELD: Duration = Duration::from_micros(100);
-/// The first pause of yielding after a slow yield.
+/// The score at which the gate closes.
+const CLOSE_AT: u64 = 4;
+/// The first pause of yielding after the gate closed.
 const PAUSE_MIN: Duration = Duration::from_millis(10);
 /// The longest pause: a probe (one slow yield, about one time slice) per pause costs at most
 /// a fraction of a percent, and the machine is re-checked this often once the load is gone.
@@ -27,6 +33,8 @@ pub struct YieldGate {
     closed_until: AtomicU64,
     /// The current pause, in nanoseconds.
     pause: AtomicU64,
+    /// +2 per slow yield, -1 per fast one (not below 0).
+    score: AtomicU64,
 }
 
 impl YieldGate {
@@ -36,6 +44,7 @@ impl YieldGate {
             epoch: Instant::now(),
             closed_until: AtomicU64::new(0),
             pause: AtomicU64::new(PAUSE_MIN.as_nanos() as u64),
+            score: AtomicU64::new(0),
         }
     }
 
@@ -61,10 +70,13 @@ impl YieldGate {
     }
 
     /// Records a yield from `t0` to `t1` (nanoseconds after the epoch); returns whether it
-    /// was fast. A fast one reopens the gate for good and resets the pause; a slow one closes
-    /// the gate for the pause, and doubles the next.
+    /// was fast. A fast one lowers the score, and reopens the gate for good after a pause and
+    /// resets the pause; a slow one raises the score, and at [`CLOSE_AT`] closes the gate for
+    /// the pause and doubles the next.
     fn record(&self, t0: u64, t1: u64) -> bool {
+        let score = self.score.load(Ordering::Relaxed);
         if t1 - t0 <= SLOW_YIELD.as_nanos() as u64 {
+            self.score.store(score.saturating_sub(1), Ordering::Relaxed);
             if self.closed_until.load(Ordering::Relaxed) != 0 {
                 self.closed_until.store(0, Ordering::Relaxed);
                 self.pause
@@ -72,6 +84,11 @@ impl YieldGate {
             }
             return true;
         }
+        if score + 2 < CLOSE_AT {
+            self.score.store(score + 2, Ordering::Relaxed);
+            return false;
+        }
+        self.score.store(0, Ordering::Relaxed);
         let pause = self.pause.load(Ordering::Relaxed);
         self.closed_until.store(t1 + pause, Ordering::Relaxed);
         let next = (pause * 2).min(PAUSE_MAX.as_nanos() as u64);
@@ -93,6 +110,16 @@ mod tests {
     const MS: u64 = 1_000_000;
 
     #[test]
+    fn fast_yields_outweigh_an_occasional_slow_one() {
+        let g = YieldGate::new();
+        for _ in 0..10 {
+            assert!(!g.record(0, MS));
+            assert!(g.record(0, 0) && g.record(0, 0));
+        }
+        assert!(g.open());
+    }
+
+    #[test]
     fn a_fresh_gate_is_open() {
         assert!(YieldGate::new().open());
     }
@@ -102,10 +129,13 @@ mod tests {
         let g = YieldGate::new();
         assert!(g.record(0, MS / 100));
         assert!(!g.record(0, MS));
+        assert!(g.open(), "one slow yield does not close the gate");
+        assert!(!g.record(0, MS));
         assert_eq!(g.closed_until.load(Ordering::Relaxed), MS + 10 * MS);
         assert!(!g.record(20 * MS, 21 * MS));
+        assert!(!g.record(20 * MS, 21 * MS));
         assert_eq!(g.closed_until.load(Ordering::Relaxed), 21 * MS + 20 * MS);
-        for _ in 0..20 {
+        for _ in 0..40 {
             g.record(0, MS);
         }
         assert_eq!(g.pause.load(Ordering::Relaxed), PAUSE_MAX.as_nanos() as u64);
