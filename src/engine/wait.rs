@@ -210,7 +210,7 @@ impl Waiter {
 
     /// The polling phases of a wait before it sleeps: up to the configured count of spins,
     /// then `sched_yield` for up to [`YIELD_FOR`]. Returns `None` when the wait should sleep,
-    /// early when a yield was slow (the gate closed).
+    /// early when a yield was slow.
     fn spin_and_yield<T>(
         &self,
         poll: &mut impl FnMut() -> Option<CafResult<T>>,
