@@ -3,17 +3,19 @@
 !
 !   ferrocaf run -n 4 examples_caf/hello.f90
 program hello
-  use, intrinsic :: iso_fortran_env, only: output_unit
+  use, intrinsic :: iso_fortran_env, only: output_unit, int64
   implicit none
-  integer :: square[*]          ! one integer on every image
-  integer :: me, n, i, total, expected
+  ! 64-bit: n*(n+1)*(2n+1) overflows 32 bits from 1024 images on, the sum itself from 1861
+  integer(int64) :: square[*]   ! one integer on every image
+  integer(int64) :: total, expected
+  integer :: me, n, i
 
   me = this_image()
   n = num_images()
   write (*, '(a, i0, a, i0)') 'Hello from image ', me, ' of ', n
   flush (output_unit)           ! so that every greeting is out before the result line
 
-  square = me * me
+  square = int(me, int64)**2
   sync all                      ! every image has stored its square
 
   if (me == 1) then
@@ -21,7 +23,7 @@ program hello
     do i = 1, n
       total = total + square[i] ! coindexed read from image i
     end do
-    expected = n * (n + 1) * (2 * n + 1) / 6
+    expected = int(n, int64) * (n + 1) * (2 * n + 1) / 6
     if (total /= expected) then
       write (*, '(a, i0, a, i0)') 'FAILED: sum of squares read from all images is ', total, &
                                   ', expected ', expected

@@ -3,7 +3,9 @@
 ! deallocate it (ALLOCATED() is false afterwards). Coarrays allocated afterwards in the initial
 ! team must land at the same place on every image: every image writes into its right
 ! neighbour's coarrays and checks what its left neighbour wrote.
+! gfortran 16.2 crashes compiling it (deallocate_allocated_coarrays): teams_allocate_gcc16.f90.
 ! test: images 2 3 4
+! test: gfortran != 16
 ! test: scalable
 ! test: count {n} PASS
 program teams_allocate

@@ -1,5 +1,6 @@
 # Shared by the scripts (sourced, not run): makes sure cargo and the tools the tests need are
-# there, installing missing ones with apt-get (through sudo unless we are root) or pip.
+# there, installing missing ones with apt-get (through sudo unless we are root) or, for fpm,
+# pip in a virtual environment.
 
 # Finds cargo, also in ~/.cargo/bin when a fresh rustup install is not yet on PATH.
 ensure_cargo() {
@@ -27,13 +28,74 @@ apt_install() {
     $sudo apt-get install -y "$@"
 }
 
-# Installs gfortran (GCC 12 or later) if it is not on PATH.
+# Installs gfortran if it is not on PATH, then checks it is GCC 12 or later.
 ensure_gfortran() {
     command -v gfortran >/dev/null 2>&1 || apt_install gfortran
+    local version major
+    version=$(gfortran -dumpfullversion 2>/dev/null || gfortran -dumpversion)
+    major=${version%%.*}
+    if ! [ "$major" -ge 12 ] 2>/dev/null; then
+        echo "error: $(command -v gfortran) is gfortran $version; ferrocaf needs gfortran 12 or" \
+            "later (Debian 12: apt-get install gfortran; elsewhere install gfortran-12 or newer" \
+            "and put it first on PATH as gfortran)" >&2
+        exit 1
+    fi
+}
+
+# Installs what the wrapper tests run images under: strace, time, gdb and valgrind.
+ensure_test_tools() {
+    local missing=()
+    command -v strace >/dev/null 2>&1 || missing+=(strace)
+    [ -x /usr/bin/time ] || missing+=(time)
+    command -v gdb >/dev/null 2>&1 || missing+=(gdb)
+    command -v valgrind >/dev/null 2>&1 || missing+=(valgrind)
+    if [ ${#missing[@]} -gt 0 ]; then
+        apt_install "${missing[@]}"
+    fi
+}
+
+# Where fpm is installed: a Python virtual environment of ferrocaf's own, as pip may not install
+# into a distribution's Python (Debian 12 and later refuse it: PEP 668, externally managed).
+FPM_VENV="${XDG_DATA_HOME:-$HOME/.local/share}/ferrocaf/fpm-venv"
+
+# Makes fpm, the Fortran package manager, available: from PATH, else from $FPM_VENV, else
+# installed there from PyPI (with python3-venv from apt-get if the venv module is missing).
+# When that cannot be done, says why and exports FPM_SKIP_REASON: tests/install.rs then
+# skips its fpm example and says so.
+ensure_fpm() {
+    if command -v fpm >/dev/null 2>&1; then
+        return 0
+    fi
+    if [ ! -x "$FPM_VENV/bin/fpm" ]; then
+        if ! command -v python3 >/dev/null 2>&1; then
+            fpm_unavailable "python3 is not installed"
+            return 0
+        fi
+        if ! python3 -c 'import venv, ensurepip' >/dev/null 2>&1; then
+            (apt_install python3-venv) || true
+        fi
+        echo "installing fpm into $FPM_VENV" >&2
+        if ! { python3 -m venv "$FPM_VENV" >&2 &&
+            "$FPM_VENV/bin/python" -m pip install --quiet fpm==0.12.0 >&2; }; then
+            rm -rf "$FPM_VENV"
+            fpm_unavailable "it could not be installed into a virtual environment at $FPM_VENV"
+            return 0
+        fi
+    fi
+    PATH="$PATH:$FPM_VENV/bin"
+    export PATH
+    hash -r
+}
+
+# Reports that fpm cannot be had and why (the argument).
+fpm_unavailable() {
+    echo "warning: no fpm: $1; the packaging test skips its fpm example" \
+        "(install fpm by hand to include it)" >&2
+    export FPM_SKIP_REASON="$1"
 }
 
 # Installs what tests/install.rs builds the examples with: cmake, pkg-config and make (Debian
-# packages of the same names) and fpm, the Fortran package manager (from PyPI).
+# packages of the same names) and fpm (ensure_fpm).
 ensure_packaging_tools() {
     local missing=()
     for tool in cmake pkg-config make; do
@@ -42,12 +104,5 @@ ensure_packaging_tools() {
     if [ ${#missing[@]} -gt 0 ]; then
         apt_install "${missing[@]}"
     fi
-    if ! command -v fpm >/dev/null 2>&1; then
-        echo "installing fpm with pip" >&2
-        python3 -m pip install --quiet fpm==0.12.0
-        # pip puts it beside the interpreter's scripts, which need not be on PATH yet.
-        PATH="$PATH:$(python3 -c 'import sysconfig; print(sysconfig.get_path("scripts"))')"
-        export PATH
-        hash -r
-    fi
+    ensure_fpm
 }

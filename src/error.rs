@@ -13,6 +13,11 @@ pub const STAT_UNLOCKED: i32 = 0;
 pub const STAT_STOPPED_IMAGE: i32 = 6000;
 /// `STAT_FAILED_IMAGE` of `iso_fortran_env`.
 pub const STAT_FAILED_IMAGE: i32 = 6001;
+/// `STAT_UNLOCKED_FAILED_IMAGE`: LOCK found the lock held by a failed image (Fortran 2018
+/// 11.6.11). No gfortran up to 16 has it in `iso_fortran_env`; 6002 is its value in GCC 16's
+/// libcaf.h (`CAF_STAT_UNLOCKED_FAILED_IMAGE`), reported to gfortran 16 programs only
+/// (`abi/sync_objects.rs`).
+pub const STAT_UNLOCKED_FAILED_IMAGE: i32 = 6002;
 /// ferrocaf's stat for an image index outside the team.
 pub const STAT_INVALID_IMAGE: i32 = 6101;
 /// ferrocaf's stat for an allocation the heap cannot hold.

@@ -87,3 +87,43 @@ fn a_foreign_launcher_is_explained() {
         }
     }
 }
+
+/// The usual spellings of a size are accepted for FERROCAF_HEAP_SIZE and `--heap`.
+#[test]
+fn heap_sizes_in_the_usual_spellings_run() {
+    let exe = compile("hello_heap_spelling", HELLO);
+    for value in ["64MB", "64MiB", "64M", "0.0625GiB", "1.5GB"] {
+        let mut cmd = command(&exe, 2);
+        cmd.env("FERROCAF_HEAP_SIZE", value);
+        let o = cmd.output().unwrap();
+        let out = String::from_utf8_lossy(&o.stdout);
+        assert!(
+            o.status.success() && out.matches("started").count() == 2,
+            "FERROCAF_HEAP_SIZE={value}: {out}{}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+    }
+    let mut cmd = Command::new(FERROCAF);
+    cmd.args(["run", "-n", "2", "--heap", "32MiB"]).arg(&exe);
+    isolate(&mut cmd, 2);
+    let o = cmd.output().unwrap();
+    assert!(o.status.success(), "--heap 32MiB: {o:?}");
+}
+
+/// Under `ulimit -v` too small for the heap, the message names the setting to lower.
+#[test]
+fn an_address_space_limit_names_the_setting_to_lower() {
+    let exe = compile("hello_ulimit", HELLO);
+    let mut cmd = Command::new("sh");
+    cmd.arg("-c")
+        .arg("ulimit -v 1000000 && exec \"$0\" run -n 2 \"$1\"")
+        .arg(FERROCAF)
+        .arg(&exe);
+    isolate(&mut cmd, 2);
+    cmd.env("FERROCAF_HEAP_SIZE", "2G");
+    refused(
+        cmd,
+        "ulimit -v 1000000 with a 2G heap",
+        &["lower FERROCAF_HEAP_SIZE", "ulimit -v"],
+    );
+}

@@ -227,3 +227,167 @@ fn stats_lines_come_in_image_order() {
         .collect();
     assert_eq!(images, ["1", "2", "3", "4"], "{}", text(&out.stderr));
 }
+
+/// hello.f90's own check must hold at up to 4096 images (the most ferrocaf starts), where
+/// `n*(n+1)*(2n+1)` and the sum of squares no longer fit 32 bits. Starting 4096 images on a
+/// small machine takes minutes, so the check's arithmetic runs alone: the program is compiled
+/// with `-fcoarray=single`, `num_images()` replaced by the count, and `-ftrapv` (an overflow
+/// aborts); its expected sum is then compared with the true one.
+#[test]
+fn hellos_check_does_not_overflow_at_many_images() {
+    fortran_ready();
+    let dir = Scratch::new("hello_overflow");
+    let hello = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples_caf/hello.f90");
+    for n in [1024u64, 4096] {
+        let exe = dir.0.join(format!("hello{n}"));
+        let out = run(Command::new("gfortran")
+            .args([
+                "-cpp",
+                &format!("-Dnum_images()={n}"),
+                "-ftrapv",
+                "-fcoarray=single",
+            ])
+            .arg(&hello)
+            .arg("-o")
+            .arg(&exe));
+        expect_code(&out, 0);
+        let out = run(&mut Command::new(&exe));
+        let expected = n * (n + 1) * (2 * n + 1) / 6;
+        assert!(
+            text(&out.stdout).contains(&format!(", expected {expected}")),
+            "at {n} images hello.f90 expects the wrong sum:\n{}{}",
+            text(&out.stdout),
+            text(&out.stderr)
+        );
+    }
+}
+
+/// Editing a file the source includes (Fortran `include`, preprocessor `#include`, nested) or
+/// recompiling a module it uses (its `.mod` beside the source) rebuilds the cached program.
+#[test]
+fn run_source_rebuilds_when_an_include_or_a_used_module_changes() {
+    fortran_ready();
+    let dir = Scratch::new("deps");
+    let d = &dir.0;
+    let write = |name: &str, text: &str| std::fs::write(d.join(name), text).unwrap();
+    write(
+        "prog.F90",
+        "program prog\n  use consts\n  include 'a.inc'\n#include \"b.h\"\n  \
+         print '(3(a,i0))', 'a=', a, ' b=', b, ' c=', c\nend program prog\n",
+    );
+    write(
+        "b.h",
+        "  include 'nested.inc'\n  integer, parameter :: b = 10 * n\n",
+    );
+    let module = |c: i32| {
+        write(
+            "consts.f90",
+            &format!("module consts\n  integer, parameter :: c = {c}\nend module consts\n"),
+        );
+        let out = run(Command::new("gfortran")
+            .current_dir(d)
+            .args(["-c", "consts.f90"]));
+        expect_code(&out, 0);
+    };
+    let check = |expect: &str| {
+        let mut cmd = ferrocaf(&["run", "-n", "1", "prog.F90"]);
+        let out = run(cmd.current_dir(d).env("XDG_CACHE_HOME", d.join("cache")));
+        expect_code(&out, 0);
+        assert_eq!(text(&out.stdout).trim(), expect, "stale build");
+    };
+    write("a.inc", "  integer, parameter :: a = 1\n");
+    write("nested.inc", "  integer, parameter :: n = 2\n");
+    module(3);
+    check("a=1 b=20 c=3");
+    write("a.inc", "  integer, parameter :: a = 4\n");
+    check("a=4 b=20 c=3");
+    write("nested.inc", "  integer, parameter :: n = 5\n");
+    check("a=4 b=50 c=3");
+    module(6);
+    check("a=4 b=50 c=6");
+}
+
+/// A build with another `-fcoarray=`, and programs built for another coarray runtime (one
+/// image with `-fcoarray=single`; OpenCoarrays through its `caf` wrapper, where installed),
+/// are refused with one line saying so, before anything runs.
+#[test]
+fn programs_not_built_for_ferrocaf_are_refused() {
+    fortran_ready();
+    let dir = Scratch::new("foreign");
+    let src = dir.0.join("tiny.f90");
+    std::fs::write(&src, TINY).unwrap();
+    let refused = |out: &std::process::Output, what: &str, expect: &str| {
+        let err = text(&out.stderr);
+        assert!(
+            out.status.code() == Some(2) && err.lines().count() == 1 && err.contains(expect),
+            "{what}: expected one line with `{expect}`, got {:?}:\n{}{err}",
+            out.status,
+            text(&out.stdout)
+        );
+        assert!(!text(&out.stdout).contains("image "), "{what}: it ran");
+    };
+    let exe = dir.0.join("never");
+    let out = run(ferrocaf(&["build", "-fcoarray=single", src.to_str().unwrap(), "-o"]).arg(&exe));
+    refused(&out, "ferrocaf build -fcoarray=single", "-fcoarray=single");
+    assert!(!exe.exists());
+    let out = run(
+        ferrocaf(&["run", "-n", "2", "--fflags", "-fcoarray=single"])
+            .arg(&src)
+            .env("XDG_CACHE_HOME", dir.0.join("cache")),
+    );
+    refused(
+        &out,
+        "ferrocaf run --fflags -fcoarray=single",
+        "-fcoarray=single",
+    );
+    let single = dir.0.join("single");
+    let out = run(Command::new("gfortran")
+        .args(["-fcoarray=single"])
+        .arg(&src)
+        .arg("-o")
+        .arg(&single));
+    expect_code(&out, 0);
+    let out = run(ferrocaf(&["run", "-n", "2"]).arg(&single));
+    refused(&out, "a -fcoarray=single program", "without -fcoarray=lib");
+    let opencoarrays = dir.0.join("opencoarrays");
+    match Command::new("caf")
+        .arg(&src)
+        .arg("-o")
+        .arg(&opencoarrays)
+        .output()
+    {
+        Ok(o) if o.status.success() => {
+            let out = run(ferrocaf(&["run", "-n", "2"]).arg(&opencoarrays));
+            refused(&out, "an OpenCoarrays program", "OpenCoarrays");
+        }
+        _ => eprintln!("OpenCoarrays' caf is not installed: its case is skipped"),
+    }
+}
+
+/// Every variable `ferrocaf info` lists is in the README's table of environment variables.
+#[test]
+fn readme_documents_every_variable_info_knows() {
+    let out = run(&mut ferrocaf(&["info"]));
+    expect_code(&out, 0);
+    let info = text(&out.stdout);
+    let vars: Vec<&str> = info
+        .lines()
+        .skip_while(|l| !l.starts_with("Environment variables:"))
+        .filter_map(|l| l.strip_prefix("  ")?.split_whitespace().next())
+        .filter(|v| v.contains("_NUM_IMAGES") || v.starts_with("FERROCAF_"))
+        .collect();
+    assert!(vars.len() > 5, "no variables in ferrocaf info:\n{info}");
+    let readme =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+    let table: Vec<&str> = readme
+        .lines()
+        .skip_while(|l| !l.starts_with("## Environment variables"))
+        .take_while(|l| !l.starts_with("## Project layout"))
+        .filter(|l| l.starts_with("| `"))
+        .collect();
+    let missing: Vec<&&str> = vars
+        .iter()
+        .filter(|v| !table.iter().any(|row| row.contains(&format!("`{v}`"))))
+        .collect();
+    assert!(missing.is_empty(), "not in the README's table: {missing:?}");
+}

@@ -62,3 +62,127 @@ fn images_die_with_a_killed_ferrocaf_run() {
     isolate(&mut run, IMAGES);
     kill_supervisor(run);
 }
+
+/// Like [`BLOCKED`], but every image handles SIGTERM (by saying so and ending at once) or, with
+/// the argument `ignore`, ignores it.
+const TERMINABLE: &str = "\
+module term
+  use iso_fortran_env, only: event_type
+  integer :: me
+  interface
+    subroutine c_exit(code) bind(C, name='_exit')
+      integer, value :: code
+    end subroutine c_exit
+  end interface
+contains
+  subroutine on_term()
+    print '(a,i0)', 'TERM ', me
+    flush (6)
+    call c_exit(0)
+  end subroutine on_term
+end module term
+
+program terminable
+  use term
+  type(event_type) :: ev[*]
+  character(len=16) :: arg
+  me = this_image()
+  call get_command_argument(1, arg)
+  if (arg == 'ignore') then
+    call signal(15, 1)
+  else
+    call signal(15, on_term)
+  end if
+  sync all
+  if (me == 1) then
+    print '(a)', 'READY'
+    flush (6)
+  end if
+  event wait (ev)
+end program terminable
+";
+
+/// Sends SIGTERM to the supervisor `cmd` starts once its images run; returns its exit status,
+/// how long it took to end, its remaining stdout and stderr.
+fn terminate(mut cmd: Command) -> (Option<i32>, Duration, String, String) {
+    let mut sup = cmd.spawn().unwrap();
+    let pid = sup.id() as i32;
+    let out = wait_for_line(&mut sup, "READY", Duration::from_secs(30));
+    let images = wait_for_children(pid, IMAGES, Duration::from_secs(10));
+    let start = std::time::Instant::now();
+    // SAFETY: kill has no memory-safety preconditions.
+    unsafe { libc::kill(pid, libc::SIGTERM) };
+    let gone = wait_gone(&images, Duration::from_secs(10));
+    let st = sup.wait().unwrap();
+    let took = start.elapsed();
+    for &p in &images {
+        sigkill(p);
+    }
+    assert!(gone.is_some(), "images {images:?} outlived SIGTERM by 10 s");
+    let err = rest(sup.stderr.take().unwrap());
+    (st.code(), took, rest(out), err)
+}
+
+#[test]
+fn sigterm_reaches_every_image_of_ferrocaf_run() {
+    let exe = compile("terminable_run", TERMINABLE);
+    let mut run = Command::new(FERROCAF);
+    run.args(["run", "-n", &IMAGES.to_string()]).arg(&exe);
+    isolate(&mut run, IMAGES);
+    let (code, took, out, err) = terminate(run);
+    let mut seen: Vec<&str> = out.lines().filter(|l| l.starts_with("TERM")).collect();
+    seen.sort();
+    assert_eq!(
+        seen,
+        ["TERM 1", "TERM 2", "TERM 3"],
+        "stdout: {out}\nstderr: {err}"
+    );
+    assert_eq!(code, Some(128 + 15), "{err}");
+    assert!(took < Duration::from_secs(2), "took {took:?}");
+    assert!(
+        err.lines().count() == 1 && err.contains("received SIGTERM"),
+        "stderr: {err}"
+    );
+}
+
+#[test]
+fn images_ignoring_sigterm_are_killed_after_the_grace_period() {
+    let exe = compile("terminable_direct", TERMINABLE);
+    let mut cmd = command(&exe, IMAGES);
+    cmd.arg("ignore");
+    let (code, took, _, err) = terminate(cmd);
+    assert_eq!(code, Some(128 + 15), "{err}");
+    assert!(
+        took >= Duration::from_millis(2900) && took < Duration::from_secs(8),
+        "ended {took:?} after SIGTERM; the grace period is 3 s"
+    );
+}
+
+/// Images started through a wrapper that stays their parent (`sh -c 'prog; true'`) die with a
+/// killed supervisor too: the wrapper dies with the supervisor, the image with the wrapper.
+#[test]
+fn images_under_a_wrapper_die_with_a_killed_ferrocaf_run() {
+    let exe = compile("blocked_wrapped", BLOCKED);
+    let mut run = Command::new(FERROCAF);
+    run.args(["run", "-n", &IMAGES.to_string(), "sh", "-c"])
+        .arg(format!("{}; true", exe.display()));
+    isolate(&mut run, IMAGES);
+    let mut sup = run.spawn().unwrap();
+    let pid = sup.id() as i32;
+    let _out = wait_for_line(&mut sup, "READY", Duration::from_secs(30));
+    let shells = wait_for_children(pid, IMAGES, Duration::from_secs(10));
+    let images: Vec<i32> = shells
+        .iter()
+        .flat_map(|s| wait_for_children(*s, 1, Duration::from_secs(10)))
+        .collect();
+    sigkill(pid);
+    let took = wait_gone(&images, LIMIT);
+    let _ = sup.wait();
+    for &p in images.iter().chain(&shells) {
+        sigkill(p);
+    }
+    assert!(
+        took.is_some(),
+        "images {images:?} under sh still alive {LIMIT:?} after the supervisor was killed"
+    );
+}

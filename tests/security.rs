@@ -2,10 +2,14 @@
 //! process can open them by name, and after start-up no process of the job even holds a
 //! descriptor of them (a same-user process with ptrace rights over an image can still read its
 //! memory through /proc/PID/mem, as for any process; see docs/ARCHITECTURE.md). A copied
-//! `FERROCAF_JOB` must not let another process attach.
+//! `FERROCAF_JOB` must not let another process attach. The build cache's checks are in
+//! security/cache.rs.
 
 #[path = "support/fortran.rs"]
 mod fortran;
+
+#[path = "security/cache.rs"]
+mod cache;
 
 use fortran::*;
 use std::collections::BTreeSet;
@@ -167,4 +171,53 @@ fn a_copied_job_environment_cannot_attach() {
         st.success() && text.contains("PASS 33"),
         "the job was disturbed: {text}"
     );
+}
+
+/// Each image sums its number with the last image's (checks the images really share memory).
+const SUM: &str = "\
+program wrapped
+  integer :: x[*]
+  x = this_image()
+  sync all
+  if (this_image() == 1) print '(a,i0)', 'sum ', x + x[num_images()]
+end program wrapped
+";
+
+/// Debuggers, tracers and wrapper scripts between the launcher and the program are allowed:
+/// the image descends from the launcher's child and holds the job's descriptors. (The tools
+/// come with scripts/setup.sh's test tools; the small heap is for valgrind, which takes 80 s
+/// to start two images with the default 1G.)
+#[test]
+fn images_may_run_under_wrappers() {
+    let exe = compile("wrapped", SUM);
+    let dir = exe.parent().unwrap();
+    let script = dir.join("wrapper.sh");
+    std::fs::write(&script, "#!/bin/sh\necho wrapped >&2\nexec \"$@\"\n").unwrap();
+    std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let prog = exe.to_str().unwrap();
+    let wrappers: Vec<Vec<String>> = [
+        vec!["sh", "-c", prog],
+        vec![script.to_str().unwrap(), prog],
+        vec!["strace", "-f", "-o", "/dev/null", prog],
+        vec!["/usr/bin/time", prog],
+        vec!["gdb", "-q", "-batch", "-ex", "run", prog],
+        vec!["valgrind", "-q", prog],
+    ]
+    .into_iter()
+    .map(|v| v.into_iter().map(String::from).collect())
+    .collect();
+    for w in wrappers {
+        let mut cmd = std::process::Command::new(FERROCAF);
+        cmd.args(["run", "-n", "2", "--heap", "16M"]).args(&w);
+        isolate(&mut cmd, 2);
+        let o = cmd.output().unwrap();
+        let out = String::from_utf8_lossy(&o.stdout);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            o.status.success() && out.contains("sum 3"),
+            "under {w:?}: {}\n{out}{err}",
+            o.status
+        );
+        assert!(!err.contains("FERROCAF_JOB"), "under {w:?}: {err}");
+    }
 }

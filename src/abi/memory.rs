@@ -8,7 +8,9 @@ use crate::runtime::{self, coarrays::Register};
 use std::ffi::c_int;
 
 /// ALLOCATE of a coarray, or a static coarray before `main` (Fortran 2018 9.7.1.2: allocation
-/// of a coarray is collective and gives every image the same bounds).
+/// of a coarray is collective and gives every image the same bounds); from gfortran 16 also a
+/// name associated with a coarray by ASSOCIATE or CHANGE TEAM (11.1.3, 11.1.5; type 9,
+/// MAP_EXISTING).
 ///
 /// # Safety
 /// Arguments as gfortran passes them: valid token and descriptor pointers, optional stat and
@@ -26,9 +28,16 @@ pub unsafe extern "C" fn _gfortran_caf_register(
     let rt = runtime::get();
     // SAFETY: gfortran passes a valid token slot.
     let old = unsafe { *token } as *mut _;
-    // SAFETY: gfortran passes back tokens this runtime created (or null).
-    let r = Register::from_code(kind)
-        .and_then(|how| unsafe { rt.register(size, how, old, desc as usize) });
+    // SAFETY: gfortran passes back tokens this runtime created (or null), and a descriptor
+    // whose data pointer lies in the aliased coarray for MAP_EXISTING.
+    let r = Register::from_code(kind).and_then(|how| unsafe {
+        match how {
+            Register::MapExisting if !desc.is_null() => {
+                rt.map_existing(old, (*desc).base_addr as usize)
+            }
+            _ => rt.register(size, how, old, desc as usize),
+        }
+    });
     // SAFETY: stat/errmsg as gfortran passes them.
     if let Some((tok, addr)) = unsafe { finish(r, stat, errmsg, errmsg_len, "ALLOCATE") } {
         // SAFETY: token and descriptor are valid for writing, per gfortran.

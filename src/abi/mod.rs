@@ -22,6 +22,7 @@ pub mod stop;
 pub mod sync;
 pub mod sync_objects;
 pub mod teams;
+pub mod teams16;
 pub mod transfer;
 mod transfer_fast;
 pub mod vector;

@@ -1,15 +1,23 @@
 //! IMAGE_STATUS, FAILED_IMAGES and STOPPED_IMAGES (Fortran 2018 16.9.74, 16.9.77, 16.9.183).
-//! gfortran 12 passes no team to them (the team arguments are null or -1): the current team.
+//! gfortran 16 passes the address of a TEAM= variable or null; gfortran 8 to 15 accept no team
+//! (their team arguments are null or -1): the current team ([`teams16::team_of_argument`]).
 
 use super::descriptor::GfcDescriptor;
+use super::teams::CafTeam;
+use super::teams16;
 use crate::runtime;
-use std::ffi::{c_int, c_void};
+use std::ffi::c_int;
 
-/// IMAGE_STATUS(image): 0, STAT_STOPPED_IMAGE or STAT_FAILED_IMAGE.
+/// IMAGE_STATUS(image [, team]): 0, STAT_STOPPED_IMAGE or STAT_FAILED_IMAGE.
+///
+/// # Safety
+/// As gfortran passes them (see [`teams16::team_of_argument`]).
 #[no_mangle]
-pub extern "C" fn _gfortran_caf_image_status(image: c_int, _team: *mut c_void) -> c_int {
+pub unsafe extern "C" fn _gfortran_caf_image_status(image: c_int, team: *const CafTeam) -> c_int {
     let rt = runtime::get();
-    rt.image_status(image as i64)
+    // SAFETY: forwarded from the caller.
+    unsafe { teams16::team_of_argument(rt, team) }
+        .and_then(|t| rt.image_status_in(t, image as i64))
         .unwrap_or_else(|e| rt.fatal(&e, "IMAGE_STATUS"))
 }
 
@@ -61,10 +69,15 @@ unsafe fn fill(result: *mut GfcDescriptor, kind: *const c_int, images: &[i64]) {
 #[no_mangle]
 pub unsafe extern "C" fn _gfortran_caf_failed_images(
     result: *mut GfcDescriptor,
-    _team: *mut c_void,
+    team: *const CafTeam,
     kind: *const c_int,
 ) {
-    let list = runtime::get().images_that(true);
+    let rt = runtime::get();
+    // SAFETY: forwarded from the caller.
+    let list = match unsafe { teams16::team_of_argument(rt, team) } {
+        Ok(t) => rt.images_in(t, true),
+        Err(e) => rt.fatal(&e, "FAILED_IMAGES"),
+    };
     // SAFETY: forwarded from the caller.
     unsafe { fill(result, kind, &list) };
 }
@@ -76,10 +89,15 @@ pub unsafe extern "C" fn _gfortran_caf_failed_images(
 #[no_mangle]
 pub unsafe extern "C" fn _gfortran_caf_stopped_images(
     result: *mut GfcDescriptor,
-    _team: *mut c_void,
+    team: *const CafTeam,
     kind: *const c_int,
 ) {
-    let list = runtime::get().images_that(false);
+    let rt = runtime::get();
+    // SAFETY: forwarded from the caller.
+    let list = match unsafe { teams16::team_of_argument(rt, team) } {
+        Ok(t) => rt.images_in(t, false),
+        Err(e) => rt.fatal(&e, "STOPPED_IMAGES"),
+    };
     // SAFETY: forwarded from the caller.
     unsafe { fill(result, kind, &list) };
 }

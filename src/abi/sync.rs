@@ -1,19 +1,21 @@
 //! Image control statements: SYNC ALL, SYNC IMAGES, SYNC MEMORY.
 
 use super::errors::finish;
+use super::generation::{self, Generation};
 use super::ErrMsg;
 use crate::engine::stats::WaitKind;
 use crate::runtime;
 use std::ffi::{c_char, c_int};
 
-/// gfortran 12 passes ERRMSG= of the three SYNC statements as a pointer to the buffer's address
-/// (`&&msg` in its tree dump), unlike every other entry point; this returns the buffer.
+/// The ERRMSG= buffer of the three SYNC statements. gfortran 8 to 15 pass a pointer to the
+/// buffer's address (`&&msg` in their tree dumps), unlike every other entry point; gfortran 16
+/// passes the buffer itself (`&msg`), as libcaf.h always declared.
 ///
 /// # Safety
-/// `errmsg` is null or points to a readable buffer address.
+/// `errmsg` is null, or (gfortran 16) a buffer, or (earlier) points to a readable buffer address.
 unsafe fn sync_errmsg(errmsg: *mut *mut c_char) -> ErrMsg {
-    if errmsg.is_null() {
-        std::ptr::null_mut()
+    if errmsg.is_null() || generation::current() >= Generation::Gcc16 {
+        errmsg.cast()
     } else {
         // SAFETY: guaranteed by the caller.
         unsafe { *errmsg }
@@ -23,7 +25,8 @@ unsafe fn sync_errmsg(errmsg: *mut *mut c_char) -> ErrMsg {
 /// SYNC ALL (Fortran 2018 11.6.3): waits until every image of the current team has executed it.
 ///
 /// # Safety
-/// `stat` null or writable; `errmsg` null or the address of `errmsg_len` writable bytes.
+/// `stat` null or writable; `errmsg` null or ERRMSG= as [`sync_errmsg`] decodes it (`errmsg_len`
+/// writable bytes).
 #[no_mangle]
 pub unsafe extern "C" fn _gfortran_caf_sync_all(
     stat: *mut c_int,

@@ -1,10 +1,11 @@
 //! LOCK/UNLOCK (and CRITICAL, which gfortran lowers to them) and EVENT POST/WAIT/EVENT_QUERY.
 
 use super::errors::finish;
+use super::generation::{self, Generation};
 use super::{token, CafToken, ErrMsg};
 use crate::engine::stats::{Counter, WaitKind};
 use crate::engine::{event, lock};
-use crate::error::CafResult;
+use crate::error::{CafError, CafResult, STAT_FAILED_IMAGE, STAT_UNLOCKED_FAILED_IMAGE};
 use crate::runtime::{self, Runtime};
 use std::ffi::c_int;
 
@@ -28,6 +29,23 @@ unsafe fn element(
     Ok((img, unsafe { token(tok) }.offset + at))
 }
 
+/// STAT_UNLOCKED_FAILED_IMAGE as the program's compiler knows it: 6002 for gfortran 16 (GCC
+/// 16's libcaf.h), STAT_FAILED_IMAGE for older ones, whose libcaf.h has no such code (no
+/// gfortran up to 16 puts the constant in `iso_fortran_env`).
+fn unlocked_failed_image(e: CafError) -> CafError {
+    match e {
+        CafError::Lock { stat, message }
+            if stat == STAT_UNLOCKED_FAILED_IMAGE && generation::current() < Generation::Gcc16 =>
+        {
+            CafError::Lock {
+                stat: STAT_FAILED_IMAGE,
+                message,
+            }
+        }
+        e => e,
+    }
+}
+
 /// LOCK (Fortran 2018 11.6.10); with ACQUIRED_LOCK= it does not wait.
 ///
 /// # Safety
@@ -45,9 +63,11 @@ pub unsafe extern "C" fn _gfortran_caf_lock(
     let rt = runtime::get();
     let _kind = rt.stats.during(WaitKind::Lock);
     // SAFETY: forwarded from the caller.
-    let r = unsafe { element(rt, tok, index * lock::SLOT, image) }.and_then(|(img, off)| {
-        lock::lock(rt.tp, &rt.waiter, img, off, !acquired.is_null(), &rt.team)
-    });
+    let r = unsafe { element(rt, tok, index * lock::SLOT, image) }
+        .and_then(|(img, off)| {
+            lock::lock(rt.tp, &rt.waiter, img, off, !acquired.is_null(), &rt.team)
+        })
+        .map_err(unlocked_failed_image);
     // SAFETY: forwarded from the caller.
     if let Some(got) = unsafe { finish(r, stat, errmsg, len, "LOCK") } {
         if !acquired.is_null() {

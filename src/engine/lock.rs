@@ -31,7 +31,8 @@ use super::status::{check_alive, news, JOB_FAILED};
 use super::team::Team;
 use super::wait::Waiter;
 use crate::error::{
-    CafError, CafResult, STAT_FAILED_IMAGE, STAT_LOCKED, STAT_LOCKED_OTHER_IMAGE, STAT_UNLOCKED,
+    CafError, CafResult, STAT_LOCKED, STAT_LOCKED_OTHER_IMAGE, STAT_UNLOCKED,
+    STAT_UNLOCKED_FAILED_IMAGE,
 };
 use crate::transport::control::status::FAILED;
 use crate::transport::{AtomicOp, Transport};
@@ -66,8 +67,7 @@ pub enum LockStat {
     LockedOtherImage,
     /// UNLOCK of a lock nobody holds (STAT_UNLOCKED).
     Unlocked,
-    /// LOCK of a lock held by a failed image, which it unlocked (STAT_UNLOCKED_FAILED_IMAGE;
-    /// gfortran 12's `iso_fortran_env` lacks that constant, so STAT_FAILED_IMAGE).
+    /// LOCK of a lock held by a failed image, which it unlocked (STAT_UNLOCKED_FAILED_IMAGE).
     UnlockedFailedImage,
 }
 
@@ -81,7 +81,7 @@ impl LockStat {
             }
             LockStat::Unlocked => (STAT_UNLOCKED, "the lock is not locked"),
             LockStat::UnlockedFailedImage => (
-                STAT_FAILED_IMAGE,
+                STAT_UNLOCKED_FAILED_IMAGE,
                 "the lock was held by a failed image and is now unlocked",
             ),
         };

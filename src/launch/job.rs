@@ -98,10 +98,11 @@ impl Job {
         Ok(Some((job, image - 1)))
     }
 
-    /// Checks that this process really is an image of the job: a child of its supervisor that
-    /// inherited the job's segments. A copy of `FERROCAF_JOB` in another process names
-    /// descriptors that process does not have (or that are other files), so it must never be
-    /// mapped as if it were the job's memory.
+    /// Checks that this process really is an image of the job: a descendant of its supervisor
+    /// (its child, or started by a wrapper the supervisor started: `sh -c`, a script, `strace`,
+    /// `time`, `gdb`, `valgrind`) that inherited the job's segments. A copy of `FERROCAF_JOB` in
+    /// another process names descriptors that process does not have (or that are other files),
+    /// so it must never be mapped as if it were the job's memory.
     fn check_inherited(&self) -> Result<(), ConfigError> {
         let copied = |why: String| {
             ConfigError(format!(
@@ -112,10 +113,18 @@ impl Job {
         };
         let parent = std::os::unix::process::parent_id() as i32;
         if parent != self.supervisor {
-            return Err(copied(format!(
-                "its supervisor is process {}, this process's parent is {parent}",
-                self.supervisor
-            )));
+            if !crate::sys::ancestry::descends_from(self.supervisor) {
+                return Err(copied(format!(
+                    "its supervisor is process {}, which this process does not descend from",
+                    self.supervisor
+                )));
+            }
+            // Under a wrapper: die with it, as it dies with the supervisor.
+            if !crate::sys::proc::die_with_parent(parent) {
+                return Err(ConfigError(format!(
+                    "the process that started this image ({parent}) ended before it joined the job"
+                )));
+            }
         }
         for (i, fd) in self.fds.iter().enumerate() {
             let path = format!("/proc/self/fd/{fd}");

@@ -2,7 +2,9 @@
 //! and tears everything down; and the environment protocol by which an image joins its job.
 
 pub mod job;
+pub mod limits;
 pub mod supervisor;
+pub mod wait;
 
 pub use job::Job;
 pub use supervisor::supervise;

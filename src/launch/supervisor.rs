@@ -2,6 +2,7 @@
 //! happened into one exit status and (for failures) one message.
 
 use super::job::{Job, IMAGE_VAR, JOB_VAR};
+use super::wait::{self, wait_any, Waited};
 use crate::runtime::config::ConfigError;
 use crate::sys::proc;
 use crate::transport::control::{status, Header, JobBlock, Layout, HEADER, JOB};
@@ -33,6 +34,9 @@ pub struct Launch {
 
 /// How long images get to end by themselves after an error termination before they are killed.
 const GRACE: Duration = Duration::from_millis(500);
+/// How long images get to end after a forwarded SIGTERM, SIGINT or SIGHUP (to write a
+/// checkpoint, say) before they are killed.
+pub const SIGNAL_GRACE: Duration = Duration::from_secs(3);
 /// The address range segments may be placed in (16 TiB .. 80 TiB: no loader or heap uses it).
 const REGION: (usize, usize) = (0x1000_0000_0000, 0x5000_0000_0000);
 
@@ -65,6 +69,8 @@ struct Outcome {
     error: Option<i32>,
     /// STOP codes by image.
     stop_codes: Vec<i32>,
+    /// The first forwarded signal, if the job was asked to end by one.
+    signal: Option<i32>,
 }
 
 /// Runs a job to completion and returns the exit status for the shell.
@@ -73,7 +79,14 @@ pub fn supervise(l: &Launch) -> Result<i32, ConfigError> {
     let g = geometry(l.n, l.heap)?;
     let sys = |what: &str, e: std::io::Error| ConfigError(format!("cannot {what}: {e}"));
     let fds = Segments::create(&g).map_err(|e| sys("create shared memory", e))?;
-    let maps = Segments::map_for_supervisor(&g, &fds).map_err(|e| sys("map shared memory", e))?;
+    let maps = Segments::map_for_supervisor(&g, &fds).map_err(|e| {
+        ConfigError(super::limits::map_failure(
+            "cannot map shared memory",
+            &e,
+            &g,
+            l.heap,
+        ))
+    })?;
     let job = Job {
         geometry: g,
         heap: l.heap,
@@ -86,6 +99,7 @@ pub fn supervise(l: &Launch) -> Result<i32, ConfigError> {
     let encoded = job.encode();
     let mut children: HashMap<u32, (usize, Child)> = HashMap::new();
     let sup = job.supervisor;
+    wait::block();
     for i in 0..l.n {
         let mut cmd = Command::new(&l.program);
         cmd.arg0(&l.arg0)
@@ -93,9 +107,10 @@ pub fn supervise(l: &Launch) -> Result<i32, ConfigError> {
             .env(JOB_VAR, &encoded)
             .env(IMAGE_VAR, (i + 1).to_string());
         // SAFETY: the closure runs in the child between fork and exec and only calls
-        // async-signal-safe functions (prctl, getppid, _exit).
+        // async-signal-safe functions (sigprocmask, prctl, getppid, _exit).
         unsafe {
             cmd.pre_exec(move || {
+                wait::unblock_in_child();
                 if !proc::die_with_parent(sup) {
                     proc::exit_now(1);
                 }
@@ -158,6 +173,7 @@ impl Watch<'_> {
         let mut out = Outcome {
             error: None,
             stop_codes: vec![0; self.n],
+            signal: None,
         };
         let mut deadline: Option<Instant> = None;
         while !children.is_empty() {
@@ -170,12 +186,29 @@ impl Watch<'_> {
                     deadline = None;
                     continue;
                 }
+                Waited::Signal(sig) => {
+                    if out.signal.is_none() {
+                        eprintln!(
+                            "ferrocaf: received {}; passed it on to the images, which are killed \
+                             if still running in {} s",
+                            proc::signal_name(sig),
+                            SIGNAL_GRACE.as_secs()
+                        );
+                        out.signal = Some(sig);
+                        let end = Instant::now() + SIGNAL_GRACE;
+                        deadline = Some(deadline.map_or(end, |d| d.min(end)));
+                    }
+                    for pid in children.keys() {
+                        proc::kill(*pid as i32, sig);
+                    }
+                    continue;
+                }
                 Waited::NoChildren => break,
             };
             let Some((image, _)) = children.remove(&pid) else {
                 continue;
             };
-            let terminating = out.error.is_some();
+            let terminating = out.error.is_some() || out.signal.is_some();
             if let Some(code) = self.classify(image, ws, terminating, &mut out) {
                 if out.error.is_none() {
                     out.error = Some(code);
@@ -183,6 +216,9 @@ impl Watch<'_> {
                 self.abort(code);
                 deadline.get_or_insert_with(|| Instant::now() + GRACE);
             }
+        }
+        if let Some(sig) = out.signal {
+            return 128 + sig;
         }
         if let Some(code) = out.error {
             // The first error termination's code, as the images recorded it (an image that
@@ -239,38 +275,6 @@ impl Watch<'_> {
                 );
                 Some(if exit == 0 { 1 } else { exit })
             }
-        }
-    }
-}
-
-/// What [`wait_any`] saw.
-enum Waited {
-    /// A child ended.
-    Exited(u32, std::process::ExitStatus),
-    /// The deadline passed first.
-    Deadline,
-    /// No child is left to wait for.
-    NoChildren,
-}
-
-/// Waits for any child; with a deadline, polls until it passes.
-fn wait_any(deadline: Option<Instant>) -> Waited {
-    loop {
-        let mut ws: libc::c_int = 0;
-        let flags = if deadline.is_some() { libc::WNOHANG } else { 0 };
-        // SAFETY: waitpid writes the status into a local integer.
-        let pid = unsafe { libc::waitpid(-1, &mut ws, flags) };
-        if pid > 0 {
-            return Waited::Exited(pid as u32, std::process::ExitStatus::from_raw(ws));
-        }
-        if pid < 0 && std::io::Error::last_os_error().raw_os_error() != Some(libc::EINTR) {
-            return Waited::NoChildren;
-        }
-        if let Some(d) = deadline {
-            if Instant::now() >= d {
-                return Waited::Deadline;
-            }
-            std::thread::sleep(Duration::from_millis(2));
         }
     }
 }

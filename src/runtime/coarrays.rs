@@ -21,6 +21,9 @@ pub enum Register {
     TokenOnly,
     /// 8: memory for a token registered earlier with `TokenOnly` (this image only).
     MemoryOnly,
+    /// 9 (gfortran 16): a new token for part of an existing token's memory (an ASSOCIATE or
+    /// CHANGE TEAM name associated with a coarray), see [`Runtime::map_existing`].
+    MapExisting,
 }
 
 impl Register {
@@ -33,6 +36,7 @@ impl Register {
             5 | 6 => Register::Event,
             7 => Register::TokenOnly,
             8 => Register::MemoryOnly,
+            9 => Register::MapExisting,
             _ => {
                 return Err(CafError::InvalidArgument(format!(
                     "unknown coarray register type {t}"
@@ -76,6 +80,11 @@ impl Runtime {
             }
             // SAFETY: forwarded from the caller.
             Register::MemoryOnly => return unsafe { self.allocate_component(size, token) },
+            Register::MapExisting => {
+                return Err(CafError::InvalidArgument(
+                    "register type 9 needs the associated data's address (map_existing)".into(),
+                ))
+            }
         };
         let off = Runtime::heap(&self.sym).alloc(bytes)?;
         let addr = self.local_addr(off);
@@ -93,6 +102,53 @@ impl Runtime {
         self.registry.insert(off, bytes, t as usize);
         self.team.track(t as usize, desc);
         Ok((t, addr))
+    }
+
+    /// MAP_EXISTING (register type 9, gfortran 16): a token for the memory of `token` from
+    /// local address `addr` on, which compiled code uses for a name associated with (part of)
+    /// that coarray by ASSOCIATE or CHANGE TEAM (Fortran 2018 11.1.3, 11.1.5): coindexed
+    /// accesses through the name address the same bytes on the target image. Not collective
+    /// and never freed (gfortran 16 emits no deregistration for it); every association of the
+    /// same memory gets the same token back. The alias has the memory's heap kind, so that it
+    /// is used as the coarray's own token is; the registry knows it is not the owner.
+    /// Returns the token address and `addr`.
+    ///
+    /// # Safety
+    /// `token` is null or a token created by this runtime and not yet freed.
+    pub unsafe fn map_existing(
+        &self,
+        token: *mut Token,
+        addr: usize,
+    ) -> CafResult<(*mut Token, usize)> {
+        // SAFETY: guaranteed by the caller.
+        let Some(base) = (unsafe { token.as_ref() }) else {
+            return Err(CafError::InvalidArgument(
+                "associating a coarray that has no token".into(),
+            ));
+        };
+        let start = self.local_addr(base.offset);
+        let delta = addr.wrapping_sub(start);
+        if base.heap == HeapKind::None || addr < start || delta > base.size {
+            return Err(CafError::InvalidArgument(format!(
+                "associating address {addr:#x}, which is not in the coarray's memory \
+                 ({start:#x}, {} bytes)",
+                base.size
+            )));
+        }
+        let fresh = || Token {
+            offset: base.offset + delta,
+            size: base.size - delta,
+            kind: base.kind,
+            heap: base.heap,
+            desc: 0,
+        };
+        let alias = self.registry.alias((token as usize, delta), || {
+            Box::into_raw(Box::new(fresh())) as usize
+        }) as *mut Token;
+        // SAFETY: alias tokens are leaked Boxes that only this function writes; the refresh
+        // matters only if `token`'s memory was reallocated since the alias was made.
+        unsafe { *alias = fresh() };
+        Ok((alias, addr))
     }
 
     /// Allocates this image's memory for an allocatable component's token.
@@ -141,6 +197,11 @@ impl Runtime {
             return Err(CafError::InvalidArgument(
                 "deallocating a coarray that is not allocated".into(),
             ));
+        }
+        if self.registry.is_alias(token as usize) {
+            // Shared by every association of the same memory, which it does not own (see
+            // map_existing).
+            return Ok(());
         }
         // SAFETY: non-null tokens passed back by compiled code are ones this runtime created.
         let t = unsafe { &mut *token };

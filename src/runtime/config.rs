@@ -17,13 +17,14 @@ impl fmt::Display for ConfigError {
 pub const VARIABLES: &[(&str, &str)] = &[
     ("FERROCAF_NUM_IMAGES", "number of images when a program is started directly (default: CPUs available)"),
     ("GFORTRAN_NUM_IMAGES", "same as FERROCAF_NUM_IMAGES (GCC 16 convention); FERROCAF_NUM_IMAGES wins"),
-    ("FERROCAF_HEAP_SIZE", "bytes of symmetric coarray heap per image, with optional K/M/G/T suffix (default 1G)"),
+    ("FERROCAF_HEAP_SIZE", "bytes of symmetric coarray heap per image, e.g. 512M, 2GiB, 1.5G (units are powers of 1024; default 1G)"),
     ("FERROCAF_SPIN", "spin iterations before a wait sleeps; 0 = sleep at once (default: 2000, 0 when oversubscribed)"),
     ("FERROCAF_CPUS", "CPUs the images share, which choose the barrier and small-collective algorithms and the spin default (default: CPUs available)"),
     ("FERROCAF_EVENTS", "how EVENT POST/WAIT work: atomic (counter), p2p (eager messages) or notified (matching engine); default atomic"),
     ("FERROCAF_TRANSPORT", "shm (one machine, the default) or mpi (default when started by an MPI launcher; needs the `mpi` feature)"),
     ("FERROCAF_MPI_SHM", "0 = over MPI, reach on-node images through RMA too instead of a shared-memory window (default 1)"),
     ("FERROCAF_STATS", "1: each image prints its statistics (puts, gets, bytes, notifications, events, wait times) at the end; default 0"),
+    ("FERROCAF_CACHE_SIZE", "size limit of the build cache of `ferrocaf run prog.f90`; least recently used builds are removed beyond it (default 1G)"),
     ("FERROCAF_JOB", "set by the launcher for each image; never set it by hand"),
     ("FERROCAF_IMAGE", "set by the launcher: this image's number"),
 ];
@@ -31,27 +32,14 @@ pub const VARIABLES: &[(&str, &str)] = &[
 /// Default symmetric heap per image.
 pub const DEFAULT_HEAP: usize = 1 << 30;
 
-/// Parses a size such as `4096`, `64K`, `512M`, `2G` or `1T`.
+/// Parses a size such as `4096`, `64K`, `512MiB`, `2GB`, `1.5G` or `1T` (powers of 1024).
 pub fn parse_size(var: &str, text: &str) -> Result<usize, ConfigError> {
-    let t = text.trim();
-    let (digits, mult) = match t.chars().last().map(|c| c.to_ascii_uppercase()) {
-        Some('K') => (&t[..t.len() - 1], 1usize << 10),
-        Some('M') => (&t[..t.len() - 1], 1 << 20),
-        Some('G') => (&t[..t.len() - 1], 1 << 30),
-        Some('T') => (&t[..t.len() - 1], 1 << 40),
-        _ => (t, 1),
-    };
-    digits
-        .trim()
-        .parse::<usize>()
-        .ok()
-        .and_then(|v| v.checked_mul(mult))
-        .filter(|v| *v > 0)
-        .ok_or_else(|| {
-            ConfigError(format!(
-                "{var}={text:?} is not a size (expected a positive number with optional K, M, G or T)"
-            ))
-        })
+    super::size::bytes(text).ok_or_else(|| {
+        ConfigError(format!(
+            "{var}={text:?} is not a size (expected a positive number with an optional unit: \
+             K, M, G, T, KB, MiB, GiB, ...; e.g. 512M or 2GiB)"
+        ))
+    })
 }
 
 /// Parses a positive count.
@@ -95,6 +83,14 @@ pub fn num_images() -> Result<usize, ConfigError> {
 /// The symmetric heap size per image.
 pub fn heap_size() -> Result<usize, ConfigError> {
     Ok(read("FERROCAF_HEAP_SIZE", parse_size)?.unwrap_or(DEFAULT_HEAP))
+}
+
+/// Default size limit of the build cache.
+pub const DEFAULT_CACHE_SIZE: usize = 1 << 30;
+
+/// The size limit of the build cache (FERROCAF_CACHE_SIZE).
+pub fn cache_size() -> Result<usize, ConfigError> {
+    Ok(read("FERROCAF_CACHE_SIZE", parse_size)?.unwrap_or(DEFAULT_CACHE_SIZE))
 }
 
 /// The event strategy (FERROCAF_EVENTS).

@@ -8,6 +8,7 @@ pub mod config;
 pub mod lifecycle;
 pub mod notified;
 pub mod registry;
+pub mod size;
 mod start;
 #[cfg(feature = "mpi")]
 mod start_mpi;

@@ -1,7 +1,7 @@
 //! Coarray tokens: what `_gfortran_caf_register` hands back to compiled code, and the reverse
 //! map from segment offsets to tokens (used by extensions that receive plain addresses).
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Mutex;
 
 /// What a registration reserved (gfortran's `caf_register_t`).
@@ -51,6 +51,9 @@ pub struct Token {
 pub struct Registry {
     by_offset: Mutex<BTreeMap<usize, (usize, usize)>>,
     components: Mutex<BTreeSet<usize>>,
+    /// Alias tokens by (aliased token address, byte offset into it), reused by every
+    /// association of the same memory (gfortran 16 never deregisters them).
+    aliases: Mutex<HashMap<(usize, usize), usize>>,
 }
 
 impl Registry {
@@ -95,6 +98,25 @@ impl Registry {
             .lock()
             .unwrap_or_else(|p| p.into_inner())
             .contains(&token)
+    }
+
+    /// The alias token of `(token address, byte offset)` made by `make` the first time.
+    pub fn alias(&self, key: (usize, usize), make: impl FnOnce() -> usize) -> usize {
+        *self
+            .aliases
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .entry(key)
+            .or_insert_with(make)
+    }
+
+    /// Whether `token` is an alias token (register type 9), whose memory belongs to another.
+    pub fn is_alias(&self, token: usize) -> bool {
+        self.aliases
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .values()
+            .any(|&a| a == token)
     }
 
     fn map(&self) -> std::sync::MutexGuard<'_, BTreeMap<usize, (usize, usize)>> {

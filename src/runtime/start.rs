@@ -126,10 +126,15 @@ fn supervise_self() -> ! {
 fn join(job: Job, me: usize) -> Runtime {
     let g = job.geometry;
     let segs = Segments::map_fixed(&g, &job.fds).unwrap_or_else(|e| {
-        fail(format!(
-            "image {}: cannot map the job's shared memory at {:#x}: {e}",
-            me + 1,
-            g.base
+        fail(crate::launch::limits::map_failure(
+            &format!(
+                "image {}: cannot map the job's shared memory at {:#x}",
+                me + 1,
+                g.base
+            ),
+            &e,
+            &g,
+            job.heap,
         ))
     });
     for fd in &job.fds {

@@ -1,9 +1,11 @@
 //! Failed and stopped images (Fortran 2018 5.3.6, 11.5): FAIL IMAGE, IMAGE_STATUS,
-//! FAILED_IMAGES, STOPPED_IMAGES and NUM_IMAGES(FAILED=), all in current-team numbering.
+//! FAILED_IMAGES, STOPPED_IMAGES and NUM_IMAGES(FAILED=), in the numbering of the current team
+//! or of a team the program names (gfortran 16).
 
 use super::Runtime;
 use crate::engine::status;
 use crate::engine::status::JOB_FAILED;
+use crate::engine::team::Team;
 use crate::error::{CafResult, STAT_FAILED_IMAGE, STAT_STOPPED_IMAGE};
 use crate::transport::control::status::{ERROR_STOPPED, FAILED, STOPPED};
 use crate::transport::AtomicOp;
@@ -23,7 +25,12 @@ impl Runtime {
     /// IMAGE_STATUS(image): 0 while executing, STAT_STOPPED_IMAGE once it initiated
     /// termination, STAT_FAILED_IMAGE once it failed.
     pub fn image_status(&self, image: i64) -> CafResult<i32> {
-        let j = self.team.resolve(image)?;
+        self.image_status_in(self.team.current(), image)
+    }
+
+    /// IMAGE_STATUS(image, team): as [`Runtime::image_status`], `image` numbered in `team`.
+    pub fn image_status_in(&self, team: &Team, image: i64) -> CafResult<i32> {
+        let j = team.resolve(image)?;
         Ok(match status::of(self.tp, j) {
             STOPPED | ERROR_STOPPED => STAT_STOPPED_IMAGE,
             FAILED => STAT_FAILED_IMAGE,
@@ -34,8 +41,12 @@ impl Runtime {
     /// Team image indices, in increasing order, of the images that have failed (`failed`) or
     /// initiated normal termination.
     pub fn images_that(&self, failed: bool) -> Vec<i64> {
+        self.images_in(self.team.current(), failed)
+    }
+
+    /// As [`Runtime::images_that`], for the images of `team` in its numbering.
+    pub fn images_in(&self, team: &Team, failed: bool) -> Vec<i64> {
         let want = if failed { FAILED } else { STOPPED };
-        let team = self.team.current();
         (1..)
             .zip(&team.members)
             .filter(|(_, &j)| status::of(self.tp, j) == want)

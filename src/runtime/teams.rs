@@ -13,9 +13,14 @@ use super::registry::{HeapKind, Token};
 use super::Runtime;
 use crate::engine::team::Team;
 use crate::error::{CafError, CafResult};
+use std::collections::HashSet;
 use std::ops::Deref;
 use std::sync::atomic::{AtomicPtr, Ordering};
 use std::sync::Mutex;
+
+/// The error of a team value that no FORM TEAM or GET_TEAM of this image made.
+pub const UNDEFINED_TEAM: &str =
+    "the team variable is undefined: no FORM TEAM or GET_TEAM defined it";
 
 /// The current team and, per active CHANGE TEAM, the coarrays allocated in it.
 #[derive(Debug)]
@@ -23,6 +28,9 @@ pub struct Teams {
     current: AtomicPtr<Team>,
     /// One entry per active CHANGE TEAM: `(token address, descriptor base-address slot)`.
     frames: Mutex<Vec<Vec<(usize, usize)>>>,
+    /// Addresses of every team of this image (the initial team and each FORM TEAM's), so that
+    /// a team value compiled code passes back can be checked before it is used.
+    known: Mutex<HashSet<usize>>,
 }
 
 impl Deref for Teams {
@@ -35,10 +43,44 @@ impl Deref for Teams {
 impl Teams {
     /// Starts in `initial`.
     pub fn new(initial: Team) -> Teams {
+        let initial = Box::into_raw(Box::new(initial));
         Teams {
-            current: AtomicPtr::new(Box::into_raw(Box::new(initial))),
+            current: AtomicPtr::new(initial),
             frames: Mutex::new(Vec::new()),
+            known: Mutex::new(HashSet::from([initial as usize])),
         }
+    }
+
+    /// The team at `addr` if it is one of this image's teams (a team value compiled code
+    /// holds), else `Err`: an undefined team variable.
+    pub fn known(&self, addr: usize) -> CafResult<&'static Team> {
+        let known = self.known.lock().unwrap_or_else(|p| p.into_inner());
+        if known.contains(&addr) {
+            // SAFETY: every address in `known` is a leaked, never-freed `Team`.
+            Ok(unsafe { &*(addr as *const Team) })
+        } else {
+            Err(CafError::InvalidArgument(UNDEFINED_TEAM.into()))
+        }
+    }
+
+    /// The initial team.
+    pub fn initial(&self) -> &'static Team {
+        self.current().root()
+    }
+
+    /// The number of images of the team numbered `number`: -1 is the initial team, any other
+    /// number a team formed by the FORM TEAM that formed the current team (NUM_IMAGES with
+    /// TEAM_NUMBER=, Fortran 2018 16.9.145).
+    pub fn size_of_number(&self, number: i64) -> CafResult<usize> {
+        if number == -1 {
+            return Ok(self.initial().len());
+        }
+        let cur = self.current();
+        cur.parent.and(cur.sibling_size(number)).ok_or_else(|| {
+            CafError::InvalidArgument(format!(
+                "no team numbered {number} was formed with the current team"
+            ))
+        })
     }
 
     /// The current team.
@@ -79,19 +121,22 @@ impl Teams {
 impl Runtime {
     /// FORM TEAM: collective over the current team. Exchanges every image's team number and
     /// NEW_INDEX= (0 when absent) and returns this image's new team, ordered by NEW_INDEX= if
-    /// given, else by rank in the current team.
+    /// given, else by rank in the current team. The checks follow the exchange, so that every
+    /// image reports an error one image's arguments cause instead of waiting for it.
     pub fn form_team(&self, number: i64, new_index: i64) -> CafResult<&'static Team> {
-        if number <= 0 {
-            return Err(CafError::InvalidArgument(format!(
-                "FORM TEAM: team number {number} is not positive"
-            )));
-        }
         let parent = self.team.current();
         let n = parent.len();
         let mut all = vec![0i64; 2 * n];
         all[2 * parent.rank] = number;
         all[2 * parent.rank + 1] = new_index;
         self.sum_i64(&mut all)?;
+        if let Some(r) = (0..n).find(|&r| all[2 * r] <= 0) {
+            return Err(CafError::InvalidArgument(format!(
+                "FORM TEAM: team number {} of image {} is not positive",
+                all[2 * r],
+                r + 1
+            )));
+        }
         let mut chosen: Vec<(i64, usize)> = (0..n)
             .filter(|&r| all[2 * r] == number)
             .map(|r| (all[2 * r + 1], r))
@@ -105,9 +150,21 @@ impl Runtime {
             )));
         }
         let members = chosen.iter().map(|c| parent.members[c.1]).collect();
-        Ok(Box::leak(Box::new(Team::child(
-            parent, number, members, self.me,
-        )?)))
+        let mut family: Vec<(i64, usize)> = Vec::new();
+        for r in 0..n {
+            match family.iter_mut().find(|f| f.0 == all[2 * r]) {
+                Some(f) => f.1 += 1,
+                None => family.push((all[2 * r], 1)),
+            }
+        }
+        let team = Team::child(parent, number, members, self.me)?.with_family(family);
+        let team: &'static Team = Box::leak(Box::new(team));
+        self.team
+            .known
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .insert(team as *const Team as usize);
+        Ok(team)
     }
 
     /// Sums `v` elementwise over the current team, result everywhere.
@@ -147,13 +204,24 @@ impl Runtime {
     }
 
     /// END TEAM: synchronises the current team's images, deallocates the coarrays allocated
-    /// in it, and makes its parent current again.
+    /// in it, and makes its parent current again (also when a member failed or stopped, which
+    /// it then reports).
     pub fn end_team(&self) -> CafResult<()> {
         let team = self.team.current();
         let parent = team.parent.ok_or_else(|| {
             CafError::InvalidArgument("END TEAM outside a CHANGE TEAM construct".into())
         })?;
-        self.barrier.sync(self.tp, &self.waiter, team)?;
+        // With a failed or stopped member the statement still ends the team for the others
+        // (Fortran 2018 11.6.11) and then reports it.
+        let synced = self.barrier.sync(self.tp, &self.waiter, team);
+        if let Err(e) = &synced {
+            if !matches!(
+                e,
+                CafError::FailedImage { .. } | CafError::StoppedImage { .. }
+            ) {
+                return synced;
+            }
+        }
         let coarrays = self.team.frames().pop().unwrap_or_default();
         for (tok, slot) in coarrays {
             // SAFETY: tracked tokens are live tokens of this runtime; deregister untracks a
@@ -173,7 +241,7 @@ impl Runtime {
         self.team
             .current
             .store(parent as *const _ as *mut _, Ordering::Release);
-        Ok(())
+        synced
     }
 
     /// SYNC TEAM: synchronises the images of `team`, which must be the current team, one of

@@ -10,8 +10,9 @@ use std::path::Path;
 const EHDR: usize = 64;
 /// Size of one ELF64 section header.
 const SHDR: usize = 64;
-/// Largest section this reader returns (a `.comment` is a few hundred bytes).
-const MAX_SECTION: u64 = 1 << 20;
+/// Largest section this reader returns (a `.comment` is a few hundred bytes; the symbol table
+/// of a large program, read by `ferrocaf run` to tell how it was linked, a few megabytes).
+const MAX_SECTION: u64 = 64 << 20;
 
 /// The bytes of section `name` of the ELF file at `path`: `Ok(None)` when the file has no such
 /// section, an error when it cannot be read or is not a 64-bit little-endian ELF file.

@@ -96,3 +96,22 @@ pub unsafe fn discard(addr: usize, len: usize) {
     // SAFETY: guaranteed by the caller; MADV_REMOVE frees the backing pages of a shmem file.
     unsafe { libc::madvise(addr as *mut libc::c_void, len, libc::MADV_REMOVE) };
 }
+
+/// The address range `[low, high)` of the calling thread's stack, if the C library reports it.
+pub fn thread_stack() -> Option<(usize, usize)> {
+    let mut attr = std::mem::MaybeUninit::<libc::pthread_attr_t>::uninit();
+    // SAFETY: pthread_getattr_np initialises `attr` for the calling thread when it returns 0.
+    if unsafe { libc::pthread_getattr_np(libc::pthread_self(), attr.as_mut_ptr()) } != 0 {
+        return None;
+    }
+    let mut base = std::ptr::null_mut();
+    let mut size = 0usize;
+    // SAFETY: `attr` was initialised above; the out-pointers are valid locals; the attribute
+    // object is destroyed exactly once.
+    let ok = unsafe {
+        let ok = libc::pthread_attr_getstack(attr.as_ptr(), &mut base, &mut size) == 0;
+        libc::pthread_attr_destroy(attr.as_mut_ptr());
+        ok
+    };
+    ok.then(|| (base as usize, base as usize + size))
+}

@@ -78,7 +78,7 @@ pub fn heap(cmd: &'static str, opt: &str, text: &str) -> Result<usize, Failure> 
     config::parse_size(opt, text).map_err(|_| {
         Failure::usage(
             cmd,
-            format!("{opt} expects a size such as 256M or 2G, got '{text}'"),
+            format!("{opt} expects a size such as 256M, 512MiB or 2GB, got '{text}'"),
         )
     })
 }

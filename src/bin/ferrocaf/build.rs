@@ -49,6 +49,7 @@ pub fn main(args: Vec<OsString>) -> Result<i32, Failure> {
             "missing source file (e.g. ferrocaf build prog.f90)",
         ));
     }
+    super::foreign::check_flags(&args)?;
     let lib = lib_dir().map_err(|m| Failure::fatal(m, 1))?;
     let modules = super::module::dir()?;
     status(&mut command(&args, &lib, &modules))

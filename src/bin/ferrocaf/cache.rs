@@ -1,9 +1,12 @@
 //! Building a source file for `ferrocaf run prog.f90`: it is compiled once into a cache
-//! directory keyed by a hash of the source text, the flags, the compiler and the library, and
-//! the executable is reused while none of them changes.
+//! directory keyed by a hash of the source text, the files it includes and the modules it uses
+//! ([`deps`]), the flags, the compiler and the library, and the executable is reused while none
+//! of them changes. The cache is private to the user
+//! ([`private`]) and kept under a size limit ([`prune`]).
 
 use super::args::Failure;
-use super::build;
+use super::{build, deps, private, prune};
+use ferrocaf::runtime::config;
 use std::ffi::OsString;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -20,21 +23,22 @@ pub fn is_source(p: &Path) -> bool {
         .is_some_and(|e| SOURCE_EXTENSIONS.contains(&e))
 }
 
-/// The cache directory: `$XDG_CACHE_HOME/ferrocaf`, else `~/.cache/ferrocaf`, else one under
-/// the system's temporary directory.
-pub fn root() -> PathBuf {
-    let from = |var: &str| {
-        std::env::var_os(var)
-            .map(PathBuf::from)
-            .filter(|p| p.is_absolute())
-    };
-    if let Some(xdg) = from("XDG_CACHE_HOME") {
-        return xdg.join("ferrocaf");
+/// The cache directory, private and checked (see [`private`]).
+pub fn root() -> Result<PathBuf, Failure> {
+    private::root().map_err(|m| Failure::fatal(m, 1))
+}
+
+/// Returns `exe` in cache entry `dir` if both are there and pass the ownership checks, marking
+/// the entry used; `None` if the entry is missing.
+pub fn hit(dir: &Path, exe: &Path) -> Result<Option<PathBuf>, Failure> {
+    if fs::symlink_metadata(dir).is_err() {
+        return Ok(None);
     }
-    if let Some(home) = from("HOME") {
-        return home.join(".cache/ferrocaf");
+    for p in [dir, exe] {
+        private::check_own(p).map_err(|m| Failure::fatal(m, 1))?;
     }
-    std::env::temp_dir().join("ferrocaf-cache")
+    prune::touch(dir);
+    Ok(Some(exe.to_path_buf()))
 }
 
 /// 64-bit FNV-1a over length-prefixed parts (stable across Rust versions, unlike `Hasher`s).
@@ -51,31 +55,37 @@ pub fn key(parts: &[&[u8]]) -> u64 {
 /// Returns the executable built from `src` with gfortran `flags`, building it if the cache
 /// does not hold it yet.
 pub fn executable(src: &Path, flags: &[String]) -> Result<PathBuf, Failure> {
+    super::foreign::check_flags(flags)?;
     let text = fs::read(src)
         .map_err(|e| Failure::fatal(format!("cannot read {}: {e}", src.display()), 1))?;
     let lib = build::lib_dir().map_err(|m| Failure::fatal(m, 1))?;
     let compiler = build::version().ok_or_else(build::missing)?;
     let name = src.file_name().unwrap_or_default();
     let joined = flags.join("\0");
-    let k = key(&[
+    let deps = deps::files(src, flags);
+    let mut parts: Vec<&[u8]> = vec![
         env!("CARGO_PKG_VERSION").as_bytes(),
         lib.as_os_str().as_encoded_bytes(),
         compiler.as_bytes(),
         name.as_encoded_bytes(),
         joined.as_bytes(),
         &text,
-    ]);
-    let root = root();
+    ];
+    for (path, bytes) in &deps {
+        parts.extend([path.as_os_str().as_encoded_bytes(), bytes.as_slice()]);
+    }
+    let k = key(&parts);
+    let root = root()?;
     let dir = root.join(format!("{k:016x}"));
     let stem = src.file_stem().unwrap_or_default();
-    if dir.join(stem).is_file() {
-        return Ok(dir.join(stem));
+    if let Some(exe) = hit(&dir, &dir.join(stem))? {
+        return Ok(exe);
     }
     let tmp = root.join(format!("{k:016x}.tmp{}", std::process::id()));
     let io = |what: &str, p: &Path, e: std::io::Error| {
         Failure::fatal(format!("cannot {what} {}: {e}", p.display()), 1)
     };
-    fs::create_dir_all(&tmp).map_err(|e| io("create", &tmp, e))?;
+    private::create_dir(&tmp).map_err(|e| io("create", &tmp, e))?;
     let mut args: Vec<OsString> = flags.iter().map(OsString::from).collect();
     if !flags.iter().any(|f| f.starts_with("-J")) {
         args.extend([OsString::from("-J"), tmp.clone().into_os_string()]);
@@ -101,7 +111,10 @@ pub fn executable(src: &Path, flags: &[String]) -> Result<PathBuf, Failure> {
             return Err(io("fill the cache at", &dir, e));
         }
     }
-    Ok(dir.join(stem))
+    let limit = config::cache_size().map_err(|e| Failure::fatal(e.0, 2))?;
+    prune::prune(&root, limit as u64, &dir);
+    hit(&dir, &dir.join(stem))?
+        .ok_or_else(|| Failure::fatal(format!("{} vanished from the cache", dir.display()), 1))
 }
 
 #[cfg(test)]

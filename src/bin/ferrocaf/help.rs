@@ -50,13 +50,17 @@ Usage: ferrocaf run [-n N] [--heap SIZE] [--fflags FLAGS] PROGRAM [ARGS...]
 
 Starts PROGRAM on N images and exits with the job's status (STOP and ERROR STOP codes
 reach the shell as with a serial program). If PROGRAM is a Fortran source file
-(.f90, .f, .F90, ...), it is first built with ferrocaf build into a cache directory
-($XDG_CACHE_HOME/ferrocaf or ~/.cache/ferrocaf), keyed by the source text and flags.
+(.f90, .f, .F90, ...), it is first built with ferrocaf build into a private cache
+directory ($XDG_CACHE_HOME/ferrocaf or ~/.cache/ferrocaf, at most FERROCAF_CACHE_SIZE),
+rebuilt when the source, a file it includes, a module it uses or the flags change.
+PROGRAM may be a wrapper that starts the program: gdb, strace -f, valgrind, time, sh -c, a
+script. SIGTERM, SIGINT and SIGHUP are passed on to the images; those still running 3 s
+later are killed. A program built for another coarray runtime is refused.
 
 Options:
   -n N, -np N, --images N  number of images, 1 to 4096 (default: FERROCAF_NUM_IMAGES,
                            GFORTRAN_NUM_IMAGES, else the CPUs available)
-  --heap SIZE              symmetric coarray heap per image, e.g. 256M or 2G
+  --heap SIZE              symmetric coarray heap per image, e.g. 256M, 512MiB or 2GB
                            (default: FERROCAF_HEAP_SIZE, else 1G)
   --fflags FLAGS           gfortran options for building a source file, e.g. --fflags '-O2 -g'
   -h, --help               show this help
@@ -67,6 +71,7 @@ Examples:
   ferrocaf run -np 2 --heap 256M ./pingpong 100000
   ferrocaf run -n 4 examples_caf/hello.f90
   ferrocaf run -n 2 --fflags -O2 examples_caf/pingpong.f90 100000
+  ferrocaf run -n 2 gdb -batch -ex run -ex bt ./hello
 ";
 
 /// Help of `ferrocaf info`.

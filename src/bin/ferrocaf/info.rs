@@ -3,7 +3,7 @@
 
 use super::args::Failure;
 use super::module::{self, Location};
-use super::{build, help};
+use super::{build, help, private};
 use ferrocaf::engine::event::Strategy;
 use ferrocaf::runtime::config::{self, ConfigError, VARIABLES};
 use std::ffi::OsString;
@@ -82,7 +82,13 @@ pub fn main(args: Vec<OsString>) -> Result<i32, Failure> {
         )
     );
     let gfortran = build::version();
-    let modules = match gfortran.as_deref().map(module::location) {
+    let cache_root = private::base().map(|b| b.join("ferrocaf"));
+    println!("  cache:       {}", found(cache_root.clone()));
+    let cache_root = cache_root.unwrap_or_else(|_| PathBuf::from("(no cache directory)"));
+    let modules = match gfortran
+        .as_deref()
+        .map(|g| module::location(g, &cache_root))
+    {
         Some(Location::Installed(dir)) => format!("{} (installed)", dir.display()),
         Some(Location::Cache(dir)) => format!(
             "{} (the cache; compiled on first use{})",

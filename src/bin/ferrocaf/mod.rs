@@ -3,9 +3,14 @@
 pub mod args;
 mod build;
 mod cache;
+mod deps;
+mod elf;
+mod foreign;
 mod help;
 mod info;
 mod module;
+mod private;
+mod prune;
 mod run;
 
 use args::Failure;

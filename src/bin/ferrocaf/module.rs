@@ -5,7 +5,7 @@
 //! built into this executable, is compiled on first use with the user's own gfortran.
 
 use super::args::Failure;
-use super::{build, cache};
+use super::{build, cache, private};
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -31,15 +31,19 @@ pub fn installed_dir() -> Option<PathBuf> {
     dir.canonicalize().ok().filter(|d| d.is_dir())
 }
 
-/// Where the module for `compiler` (the first line of `gfortran --version`) is or will be.
-pub fn location(compiler: &str) -> Location {
+/// Where the module for `compiler` (the first line of `gfortran --version`) is or will be,
+/// under the cache directory `cache_root`.
+pub fn location(compiler: &str, cache_root: &Path) -> Location {
     match installed_dir().filter(|d| made_by(d, compiler)) {
         Some(dir) => Location::Installed(dir),
-        None => {
-            let k = cache::key(&[SOURCE.as_bytes(), compiler.as_bytes()]);
-            Location::Cache(cache::root().join(format!("module-{k:016x}")))
-        }
+        None => Location::Cache(cache_dir(compiler, cache_root)),
     }
+}
+
+/// The cache entry holding the module compiled by `compiler`.
+fn cache_dir(compiler: &str, cache_root: &Path) -> PathBuf {
+    let k = cache::key(&[SOURCE.as_bytes(), compiler.as_bytes()]);
+    cache_root.join(format!("module-{k:016x}"))
 }
 
 /// Whether `dir` holds a `ferrocaf_ext.mod` whose stamp names `compiler`.
@@ -52,18 +56,20 @@ fn made_by(dir: &Path, compiler: &str) -> bool {
 /// cache if no installed one fits.
 pub fn dir() -> Result<PathBuf, Failure> {
     let compiler = build::version().ok_or_else(build::missing)?;
-    let dir = match location(&compiler) {
-        Location::Installed(dir) => return Ok(dir),
-        Location::Cache(dir) if dir.join("ferrocaf_ext.mod").is_file() => return Ok(dir),
-        Location::Cache(dir) => dir,
-    };
+    if let Some(dir) = installed_dir().filter(|d| made_by(d, &compiler)) {
+        return Ok(dir);
+    }
+    let dir = cache_dir(&compiler, &cache::root()?);
+    if cache::hit(&dir, &dir.join("ferrocaf_ext.mod"))?.is_some() {
+        return Ok(dir);
+    }
     let io = |e: std::io::Error| {
         Failure::fatal(format!("cannot prepare the ferrocaf_ext module: {e}"), 1)
     };
     let mut tmp = dir.clone().into_os_string();
     tmp.push(format!(".{}", std::process::id()));
     let tmp = PathBuf::from(tmp);
-    fs::create_dir_all(&tmp).map_err(io)?;
+    private::create_dir(&tmp).map_err(io)?;
     let src = tmp.join("ferrocaf_ext.f90");
     fs::write(&src, SOURCE).map_err(io)?;
     let mut cmd = Command::new("gfortran");

@@ -2,7 +2,7 @@
 //! supervisor and exits with the job's status.
 
 use super::args::{self, Failure};
-use super::{cache, help};
+use super::{cache, foreign, help};
 use ferrocaf::launch::supervisor::{supervise, Launch};
 use ferrocaf::runtime::config;
 use std::ffi::OsString;
@@ -87,7 +87,9 @@ fn launch(req: Request, program: OsString, args: Vec<OsString>) -> Result<i32, F
             "--fflags applies only when running a source file",
         ));
     } else {
-        (resolve(&path)?, program)
+        let exe = resolve(&path)?;
+        foreign::check_program(&exe)?;
+        (exe, program)
     };
     let l = Launch {
         n,
