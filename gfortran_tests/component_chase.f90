@@ -14,8 +14,10 @@ program component_chase
   type :: root
     integer, allocatable :: k
     type(leaf), allocatable :: lf
-    integer, pointer :: p(:) => null()
+    ! before p: gfortran 15 and 16 place components after a pointer array component at a wrong
+    ! offset in the accessor of ALLOCATED(x[j]%c) (docs/ARCHITECTURE.md, ABI limits)
     integer, allocatable :: none
+    integer, pointer :: p(:) => null()
   end type root
   type(root) :: x[*]
   integer :: me, n, right, left, far, i, k, v(3)

@@ -1,6 +1,7 @@
 ! Tests: a section of a remote allocatable component outside its bounds is an error naming the
 ! subscript and the bounds (the runtime reads the remote descriptor), not a wild read.
 ! test: images 2
+! test: gfortran <= 14
 ! test: exit nonzero
 ! test: stderr subscript 11 is out of bounds (1:10)
 ! test: forbid got past

@@ -12,7 +12,7 @@ program contention_test
   type(lock_type) :: l[*]
   type(event_type) :: ev[*]
   integer :: locked[*], crit[*], spun[*]
-  integer :: me, n, i
+  integer :: me, n, i, tmp
 
   me = this_image()
   n = num_images()
@@ -26,16 +26,21 @@ program contention_test
   do i = 1, k
     call atomic_add(cnt[1], 1)
     lock(l[1])
-    locked[1] = locked[1] + 1
+    ! (through a temporary: gfortran 15 reads a coindexed reference on the right of an assignment
+    ! to a coindexed variable from this image instead; docs/ARCHITECTURE.md, ABI limits)
+    tmp = locked[1]
+    locked[1] = tmp + 1
     unlock(l[1])
     critical
-      crit[1] = crit[1] + 1
+      tmp = crit[1]
+      crit[1] = tmp + 1
     end critical
     do
       call atomic_cas(spin[1], old, 0, me)
       if (old == 0) exit
     end do
-    spun[1] = spun[1] + 1
+    tmp = spun[1]
+    spun[1] = tmp + 1
     call atomic_define(spin[1], 0)
     event post(ev[1])
   end do

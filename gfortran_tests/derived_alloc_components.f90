@@ -23,6 +23,8 @@ program derived_alloc_components
   end type node
   type(node) :: x[*], c(3)[*]
   integer :: me, n, right, left, far, i, j, k, v(4)
+  ! a variable vector subscript: an array constructor there crashes gfortran 15 and 16
+  integer :: i3(3) = [10, 2, 10]
   integer, allocatable :: z(:), zz(:, :)
   real(4) :: r4(3)
   character(len=5) :: txt
@@ -51,7 +53,7 @@ program derived_alloc_components
   call check(all(v(1:3) == 100 * right + [8, 9, 10]), 'open-ended component read')
   v(1:3) = x[right]%b(:3)
   call check(all(v(1:3) == 100 * right + [1, 2, 3]), 'open-start component read')
-  v(1:3) = x[right]%b([10, 2, 10])
+  v(1:3) = x[right]%b(i3)
   call check(all(v(1:3) == 100 * right + [10, 2, 10]), 'vector component read')
   v(1:2) = x[right]%m(3, :)
   call check(all(v(1:2) == 10 * right + [4, 8]), '2-D component row read')

@@ -1,6 +1,7 @@
 ! Tests: a vector subscript outside the coarray's bounds is an error, not a wild access:
 ! the program ends with a message naming the bad subscript.
 ! test: images 2
+! test: gfortran <= 14
 ! test: exit nonzero
 ! test: stderr out of bounds
 ! test: forbid got past

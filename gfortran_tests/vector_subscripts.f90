@@ -16,6 +16,10 @@ program vector_subscripts
   integer(8) :: v8(2)
   real(4) :: rg(3)
   integer, parameter :: rows(3) = [5, 0, 2], cols(2) = [-1, 3]
+  ! Vector subscripts of coindexed references are variables: an array constructor there
+  ! crashes gfortran 15 and 16 (docs/ARCHITECTURE.md, ABI limits).
+  integer :: c3(3) = [3, -1, 1], r3(3) = [4, -3, 0], w3(3) = [10, 1, 5], d3(3) = [2, 4, 6]
+  integer :: s3(3) = [7, 7, 1], r2(2) = [1, 3]
 
   me = this_image()
   n = num_images()
@@ -54,16 +58,16 @@ program vector_subscripts
     end do
   end do
   ! vector in the second dimension, single index in the first
-  got(1:3) = m(4, [3, -1, 1])[right]
+  got(1:3) = m(4, c3)[right]
   call check(all(got(1:3) == 1000 * right + 40 + [3, -1, 1]), 'vector in dimension 2')
 
   ! an allocatable coarray with lower bound -3, converted to real(4)
-  rg = r([4, -3, 0])[right]
+  rg = r(r3)[right]
   call check(all(rg == real(right + [4, -3, 0] / 8d0, 4)), 'allocatable vector read with conversion')
   sync all
 
   ! writes: each image scatters into its right neighbour
-  b([10, 1, 5])[right] = [me, 2 * me, 3 * me]
+  b(w3)[right] = [me, 2 * me, 3 * me]
   sync all
   call check(b(10) == left .and. b(1) == 2 * left .and. b(5) == 3 * left, 'vector write')
   call check(count(b /= 0) == 3, 'vector write touched other elements')
@@ -71,7 +75,7 @@ program vector_subscripts
   b = 0
   sync all
   ! coindexed copy with vectors on both sides: b(v)[right] = a(w)[left]
-  b([2, 4, 6])[right] = a([7, 7, 1])[left]
+  b(d3)[right] = a(s3)[left]
   sync all
   ! b on me was written by left, reading from left's left
   i = merge(n, left - 1, left == 1)
@@ -79,7 +83,7 @@ program vector_subscripts
   call check(count(b /= 0) == 3, 'vector sendget touched other elements')
   sync all
   ! 2-D write: vector rows, triplet columns
-  m([1, 3], 0:2:2)[right] = reshape([-1, -2, -3, -4], [2, 2])
+  m(r2, 0:2:2)[right] = reshape([-1, -2, -3, -4], [2, 2])
   sync all
   call check(m(1, 0) == -1 .and. m(3, 0) == -2 .and. m(1, 2) == -3 .and. m(3, 2) == -4, &
              '2-D vector write')

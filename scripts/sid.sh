@@ -59,10 +59,26 @@ mount_all() {
     cp -L /etc/resolv.conf "$SID/etc/resolv.conf" 2>/dev/null || true
 }
 
+# Mount points at or under $1.
+mounts_under() {
+    awk -v root="$1" '$2 == root || index($2, root "/") == 1 {print $2}' /proc/mounts
+}
+
+# Deletes $1 unless something is still mounted inside it (this repository and /tmp are bound
+# into the chroot: deleting through a bind would delete them).
+remove_dir() {
+    if [ -n "$(mounts_under "$1")" ]; then
+        echo "error: still mounted under $1, not deleting it:" >&2
+        mounts_under "$1" >&2
+        exit 1
+    fi
+    rm -rf --one-file-system "$1"
+}
+
 umount_all() {
     local m
     # Deepest first.
-    for m in $(awk -v root="$SID" '$2 ~ "^"root"/" {print $2}' /proc/mounts | sort -r); do
+    for m in $(mounts_under "$SID" | sort -r); do
         umount -l "$m" || true
     done
 }
@@ -77,7 +93,8 @@ ensure() {
         local uri="${FERROCAF_SID_MIRROR:-$(mirror)}"
         echo "making a Debian sid chroot in $SID (about a minute)" >&2
         umount_all
-        rm -rf "$SID"
+        remove_dir "$SID"
+        remove_dir "$SID.part"
         mkdir -p "$(dirname "$SID")"
         debootstrap --variant=minbase --include="$PACKAGES" sid "$SID.part" "$uri" >"$SID.log" 2>&1 || {
             tail -n 20 "$SID.log" >&2
@@ -109,6 +126,12 @@ case "${1:-}" in
     ensure) ensure ;;
     run) shift; run "$@" ;;
     path) echo "$SID" ;;
-    remove) need_root; umount_all; rm -rf "$SID" "$SID.part" "$SID.log" ;;
+    remove)
+        need_root
+        umount_all
+        remove_dir "$SID"
+        remove_dir "$SID.part"
+        rm -f "$SID.log"
+        ;;
     *) echo "usage: scripts/sid.sh ensure|run CMD...|path|remove" >&2; exit 2 ;;
 esac

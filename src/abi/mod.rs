@@ -2,6 +2,7 @@
 //! `#[no_mangle]` functions and gfortran's data layouts. Each shim decodes its arguments, calls
 //! the runtime or engine, and turns errors into `stat`/`errmsg` or error termination.
 
+pub mod accessor;
 pub mod atomics;
 pub mod by_ref;
 pub mod cfi;

@@ -66,6 +66,18 @@ impl Attachments {
         self.any.load(Ordering::Acquire)
     }
 
+    /// The attachments overlapping bytes `[lo, hi)`.
+    pub fn overlapping(&self, lo: usize, hi: usize) -> Vec<Attachment> {
+        if !self.any() {
+            return Vec::new();
+        }
+        let list = self.list.read().unwrap_or_else(|p| p.into_inner());
+        list.iter()
+            .filter(|o| o.start < hi && lo < o.end)
+            .copied()
+            .collect()
+    }
+
     /// Events to post after an access of bytes `[lo, hi)` (`is_get`: a read), each once.
     pub fn hits(&self, lo: usize, hi: usize, is_get: bool) -> Slots {
         let mut slots = Slots::default();

@@ -25,10 +25,10 @@ pub struct Team {
     pub id: u64,
     /// The team this one was formed in.
     pub parent: Option<&'static Team>,
-    /// `(team number, number of images)` of every team the same FORM TEAM formed, this one
-    /// included (NUM_IMAGES(TEAM_NUMBER=) names a sibling by its number); the initial team's
-    /// is itself.
-    pub family: Vec<(i64, usize)>,
+    /// `(team number, members in team order)` of every team the same FORM TEAM formed, this
+    /// one included (NUM_IMAGES(TEAM_NUMBER=) and image selectors with TEAM_NUMBER= name a
+    /// sibling by its number); the initial team's is itself.
+    pub family: Vec<(i64, Vec<usize>)>,
     barriers: AtomicU64,
     collectives: AtomicU64,
     forms: AtomicU64,
@@ -55,7 +55,7 @@ impl Team {
         id: u64,
     ) -> Team {
         Team {
-            family: vec![(number, members.len())],
+            family: vec![(number, members.clone())],
             members,
             rank,
             number,
@@ -90,17 +90,22 @@ impl Team {
         Ok(Team::new(members, rank, number, Some(parent), id))
     }
 
-    /// This team with the sizes of the teams formed with it (see [`Team::family`]).
-    pub fn with_family(mut self, family: Vec<(i64, usize)>) -> Team {
+    /// This team with the teams formed with it (see [`Team::family`]).
+    pub fn with_family(mut self, family: Vec<(i64, Vec<usize>)>) -> Team {
         self.family = family;
         self
     }
 
     /// The number of images of the team numbered `number` among this team's family.
     pub fn sibling_size(&self, number: i64) -> Option<usize> {
+        self.sibling(number).map(<[usize]>::len)
+    }
+
+    /// The members of the team numbered `number` among this team's family.
+    pub fn sibling(&self, number: i64) -> Option<&[usize]> {
         self.family
             .iter()
-            .find_map(|&(k, n)| (k == number).then_some(n))
+            .find_map(|(k, m)| (*k == number).then_some(&m[..]))
     }
 
     /// The team this one descends from that has no parent.
@@ -182,7 +187,9 @@ mod tests {
         assert_ne!(a.id, b.id, "a second FORM TEAM gives a new team");
         assert_ne!(a.id, root.id);
         assert!(Team::child(root, 2, vec![1, 3], 2).is_err());
-        let a: &'static Team = Box::leak(Box::new(a.with_family(vec![(1, 2), (2, 2)])));
+        let a: &'static Team = Box::leak(Box::new(
+            a.with_family(vec![(1, vec![0, 2]), (2, vec![1, 3])]),
+        ));
         assert!(a.within(root) && a.within(a) && !root.within(a));
         assert!(std::ptr::eq(a.root(), root) && std::ptr::eq(root.root(), root));
         assert_eq!((a.sibling_size(2), a.sibling_size(3)), (Some(2), None));

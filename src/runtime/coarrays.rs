@@ -221,6 +221,11 @@ impl Runtime {
                 ));
             }
             HeapKind::None => {}
+            HeapKind::Caller => {
+                return Err(CafError::InvalidArgument(
+                    "deallocating through an accessor's add_data token".into(),
+                ))
+            }
         }
         t.heap = HeapKind::None;
         t.size = 0;

@@ -26,6 +26,10 @@ pub enum HeapKind {
     Local,
     /// No memory yet.
     None,
+    /// Not a registration: the token a GCC 15+ accessor receives for the calling image's
+    /// `add_data` (at `offset`, an address in this process), through which it fetches
+    /// caller-side arrays with a nested `get_from_remote` that must resolve locally.
+    Caller,
 }
 
 /// The runtime's record of one registered coarray, owned through the opaque `caf_token_t`.

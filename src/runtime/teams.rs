@@ -137,26 +137,33 @@ impl Runtime {
                 r + 1
             )));
         }
-        let mut chosen: Vec<(i64, usize)> = (0..n)
-            .filter(|&r| all[2 * r] == number)
-            .map(|r| (all[2 * r + 1], r))
-            .collect();
-        chosen.sort_unstable();
-        let indexed = chosen.iter().any(|c| c.0 != 0);
-        if indexed && chosen.iter().zip(1..).any(|(c, k)| c.0 != k) {
-            return Err(CafError::InvalidArgument(format!(
-                "FORM TEAM: the NEW_INDEX= values of team {number} are not 1 to {}",
-                chosen.len()
-            )));
-        }
-        let members = chosen.iter().map(|c| parent.members[c.1]).collect();
-        let mut family: Vec<(i64, usize)> = Vec::new();
-        for r in 0..n {
-            match family.iter_mut().find(|f| f.0 == all[2 * r]) {
-                Some(f) => f.1 += 1,
-                None => family.push((all[2 * r], 1)),
+        // Every team this FORM TEAM makes, with its members in team order (NEW_INDEX= if
+        // given, else rank in the current team): NUM_IMAGES(TEAM_NUMBER=) and image selectors
+        // with TEAM_NUMBER= name a sibling of the new team (Fortran 2018 9.6, 16.9.145).
+        let mut numbers: Vec<i64> = (0..n).map(|r| all[2 * r]).collect();
+        numbers.sort_unstable();
+        numbers.dedup();
+        let mut family = Vec::with_capacity(numbers.len());
+        for &k in &numbers {
+            let mut chosen: Vec<(i64, usize)> = (0..n)
+                .filter(|&r| all[2 * r] == k)
+                .map(|r| (all[2 * r + 1], r))
+                .collect();
+            chosen.sort_unstable();
+            let indexed = chosen.iter().any(|c| c.0 != 0);
+            if k == number && indexed && chosen.iter().zip(1..).any(|(c, j)| c.0 != j) {
+                return Err(CafError::InvalidArgument(format!(
+                    "FORM TEAM: the NEW_INDEX= values of team {number} are not 1 to {}",
+                    chosen.len()
+                )));
             }
+            family.push((k, chosen.iter().map(|c| parent.members[c.1]).collect()));
         }
+        let members = family
+            .iter()
+            .find(|f: &&(i64, Vec<usize>)| f.0 == number)
+            .map(|f| f.1.clone())
+            .unwrap_or_default();
         let team = Team::child(parent, number, members, self.me)?.with_family(family);
         let team: &'static Team = Box::leak(Box::new(team));
         self.team

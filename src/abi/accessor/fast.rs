@@ -1,0 +1,139 @@
+//! The common case of `_gfortran_caf_get_from_remote` and `_send_to_remote`, tried first: no
+//! descriptors and no team selector (a scalar, or an array element), a symmetric coarray, and
+//! no image terminated yet (and, for a put, no event attached anywhere). Everything the
+//! general path decides is then one load or one comparison, and the call is the accessor (plus,
+//! for a read, a range check of the pointer it returns).
+
+use super::guard::{call, inside};
+use super::table::lookup;
+use super::target::{caller_token, same_addresses};
+use super::{Getter, Receiver};
+use crate::abi::CafToken;
+use crate::runtime::registry::{HeapKind, Token};
+use crate::runtime::Runtime;
+use std::ffi::{c_int, c_void};
+use std::sync::atomic::Ordering;
+
+/// The target of a plain access: its 0-based image and the object's address, if the fast
+/// path applies.
+#[inline]
+fn place(rt: &Runtime, token: CafToken, image: c_int) -> Option<(usize, usize, &Token)> {
+    if token.is_null() || rt.header.news.load(Ordering::Acquire) != 0 {
+        return None;
+    }
+    // SAFETY: a token of this runtime (the entry point's caller guarantees it).
+    let t = unsafe { &*(token as *const Token) };
+    let members = &rt.team.current().members;
+    let &j = (image as usize)
+        .checked_sub(1)
+        .and_then(|k| members.get(k))
+        .filter(|_| t.heap == HeapKind::Symmetric && same_addresses(rt))?;
+    Some((j, rt.tp.direct(j, t.offset)?, t))
+}
+
+/// Runs receiver `index` for image `image` of the current team from the value at `src`; the
+/// bytes of the destination coarray (for statistics), or `None` (nothing done) when the access
+/// needs the general path.
+///
+/// # Safety
+/// Arguments as gfortran passes them to `_gfortran_caf_send_to_remote`, without descriptors
+/// and team selectors.
+#[inline]
+#[allow(clippy::too_many_arguments)] // the receiver's own arguments
+pub(super) unsafe fn send(
+    rt: &Runtime,
+    token: CafToken,
+    dst_charlen: *const usize,
+    image: c_int,
+    src: *const c_void,
+    src_charlen: *const usize,
+    index: c_int,
+    add_data: *mut c_void,
+    add_data_size: usize,
+) -> Option<usize> {
+    if rt.attachments.any() {
+        return None;
+    }
+    let f = lookup(index)?;
+    let (j, addr, t) = place(rt, token, image)?;
+    // SAFETY: the table holds the functions gfortran registered; this index names a receiver.
+    let f = unsafe { std::mem::transmute::<usize, Receiver>(f) };
+    let cb = caller_token(add_data, add_data_size);
+    let caller = (rt.team.rank + 1) as c_int;
+    call(j, || {
+        // SAFETY: the receiver's own convention; every pointer is live for the call.
+        unsafe {
+            f(
+                add_data,
+                &caller,
+                addr as *mut c_void,
+                src,
+                &cb as *const Token as CafToken,
+                0,
+                dst_charlen,
+                src_charlen,
+            )
+        }
+    });
+    Some(t.size)
+}
+
+/// Runs getter `index` for image `image` of the current team into the result pointer at
+/// `dst`; `false` (nothing done) when the access needs the general path.
+///
+/// # Safety
+/// Arguments as gfortran passes them to `_gfortran_caf_get_from_remote`, without descriptors
+/// and team selectors.
+#[inline]
+#[allow(clippy::too_many_arguments)] // the getter's own arguments
+pub(super) unsafe fn get(
+    rt: &Runtime,
+    token: CafToken,
+    src_charlen: *const usize,
+    image: c_int,
+    dst: *mut *mut c_void,
+    dst_charlen: *mut usize,
+    index: c_int,
+    add_data: *mut c_void,
+    add_data_size: usize,
+) -> bool {
+    let Some(f) = lookup(index) else {
+        return false;
+    };
+    let Some((j, addr, t)) = place(rt, token, image) else {
+        return false;
+    };
+    // SAFETY: the table holds the functions gfortran registered; this index names a getter.
+    let f = unsafe { std::mem::transmute::<usize, Getter>(f) };
+    let cb = caller_token(add_data, add_data_size);
+    let caller = (rt.team.rank + 1) as c_int;
+    let mut free_buffer = 0i32;
+    // SAFETY: the address of the result pointer (caller's guarantee).
+    let before = unsafe { *dst };
+    call(j, || {
+        // SAFETY: the getter's own convention; every pointer is live for the call.
+        unsafe {
+            f(
+                add_data,
+                &caller,
+                dst.cast(),
+                &mut free_buffer,
+                addr as *mut c_void,
+                &cb as *const Token as CafToken,
+                0,
+                dst_charlen,
+                src_charlen,
+            )
+        }
+    });
+    // SAFETY: as above.
+    let p = unsafe { *dst };
+    let ok = p == before || free_buffer != 0 || inside(rt, addr - t.offset, p as usize, 1);
+    if !ok {
+        // A result pointer outside every segment: the general path reports it (it runs the
+        // getter again, which only reads).
+        // SAFETY: as above.
+        unsafe { *dst = before };
+    }
+    ok
+}

@@ -1,0 +1,223 @@
+//! `_gfortran_caf_get_from_remote`: a coindexed reference on the right-hand side, run by its
+//! getter in this process against the target's memory.
+
+use super::guard::{call, inside};
+use super::table::function;
+use super::target::{caller_token, resolve};
+use super::Getter;
+use crate::abi::descriptor::GfcDescriptor;
+use crate::abi::errors::finish;
+use crate::abi::teams::CafTeam;
+use crate::abi::CafToken;
+use crate::error::{CafError, CafResult};
+use crate::runtime::{self, Runtime};
+use std::ffi::{c_int, c_void};
+
+/// Bytes of the array `d` describes (span × extents), as GCC's runtimes copy it.
+pub(super) fn bytes_of(d: &GfcDescriptor) -> usize {
+    (0..d.rank()).fold(d.span().max(0) as usize, |b, k| {
+        let g = d.dim_at(k);
+        b * (g.ubound - g.lbound + 1).max(0) as usize
+    })
+}
+
+/// Runs getter `index` on image `image`'s object of `token` into `dst` (the destination
+/// descriptor or the address of the result pointer).
+///
+/// # Safety
+/// Arguments as gfortran passes them to `_gfortran_caf_get_from_remote`.
+#[allow(clippy::too_many_arguments)] // one per gfortran argument
+unsafe fn get(
+    rt: &Runtime,
+    token: CafToken,
+    src_desc: *mut GfcDescriptor,
+    src_charlen: *const usize,
+    image: c_int,
+    dst_size: usize,
+    dst_data: *mut *mut c_void,
+    dst_charlen: *mut usize,
+    dst_desc: *mut GfcDescriptor,
+    may_realloc: bool,
+    index: c_int,
+    add_data: *mut c_void,
+    add_data_size: usize,
+    team: *const CafTeam,
+    team_number: *const c_int,
+) -> CafResult<()> {
+    // SAFETY: the table holds the functions gfortran registered; this index names a getter.
+    let f: Getter = unsafe { std::mem::transmute::<usize, Getter>(function(index)?) };
+    // SAFETY: forwarded from the caller.
+    let target = unsafe { resolve(rt, token, image, team, team_number) }?;
+    let cb = caller_token(add_data, add_data_size);
+    let caller = (rt.team.rank + 1) as c_int;
+    let mut free_buffer = 0i32;
+    let (src, old_src) = if src_desc.is_null() {
+        (target.addr as *mut c_void, std::ptr::null_mut())
+    } else {
+        // SAFETY: a valid descriptor (caller's guarantee); its base address is swapped for the
+        // target's copy during the call and restored after.
+        unsafe {
+            let old = (*src_desc).base_addr;
+            (*src_desc).base_addr = target.addr as *mut c_void;
+            (src_desc.cast::<c_void>(), old)
+        }
+    };
+    let dst: *mut c_void = if dst_desc.is_null() {
+        dst_data.cast()
+    } else {
+        dst_desc.cast()
+    };
+    // A destination that must not be reallocated gets a buffer from the getter, copied below.
+    let old_dst = if !dst_desc.is_null() && !may_realloc {
+        // SAFETY: a valid, writable descriptor (caller's guarantee).
+        unsafe { std::mem::replace(&mut (*dst_desc).base_addr, std::ptr::null_mut()) }
+    } else {
+        std::ptr::null_mut()
+    };
+    let before = if dst_desc.is_null() {
+        // SAFETY: the address of the result pointer (caller's guarantee).
+        unsafe { *dst_data }
+    } else {
+        std::ptr::null_mut()
+    };
+    call(target.image, || {
+        // SAFETY: the getter's own convention; every pointer is live for the call.
+        unsafe {
+            f(
+                add_data,
+                &caller,
+                dst,
+                &mut free_buffer,
+                src,
+                &cb as *const _ as CafToken,
+                0,
+                dst_charlen,
+                src_charlen,
+            )
+        }
+    });
+    if !src_desc.is_null() {
+        // SAFETY: restores the caller's descriptor.
+        unsafe { (*src_desc).base_addr = old_src };
+    }
+    if !old_dst.is_null() {
+        // SAFETY: the getter filled a malloc'd buffer described by `dst_desc`; the caller's
+        // destination has the same shape.
+        unsafe {
+            let d = &mut *dst_desc;
+            if !d.base_addr.is_null() && d.base_addr != old_dst {
+                std::ptr::copy_nonoverlapping(
+                    d.base_addr as *const u8,
+                    old_dst as *mut u8,
+                    bytes_of(d),
+                );
+                libc::free(d.base_addr);
+            }
+            d.base_addr = old_dst;
+        }
+    } else if let (true, Some(t)) = (dst_desc.is_null(), target.token) {
+        // SAFETY: as above.
+        let p = unsafe { *dst_data } as usize;
+        let segment = target.addr - t.offset;
+        if p != before as usize && free_buffer == 0 && !inside(rt, segment, p, 1) {
+            return Err(CafError::InvalidArgument(format!(
+                "a coindexed reference leads outside image {}'s coarray memory (address {p:#x}: \
+                 a pointer component associated with non-coarray memory?)",
+                target.image + 1
+            )));
+        }
+    }
+    rt.stats.access(true, dst_size as u64);
+    got(rt, &target)
+}
+
+/// Posts the events attached in puts-and-gets mode to the object a getter read from (all of
+/// them: which bytes a getter reads is known only to its code).
+pub(super) fn got(rt: &Runtime, target: &super::target::Target) -> CafResult<()> {
+    match target.token {
+        Some(t) if rt.attachments.any() => rt.after_bytes(target.image, t.offset, t.size, true),
+        _ => Ok(()),
+    }
+}
+
+/// A coindexed reference on the right-hand side, `y = x(...)[j]%c...` (Fortran 2018 9.6; GCC
+/// 15+): runs getter `getter_index` against image `image_index`'s object, relative to TEAM= or
+/// TEAM_NUMBER= when given; an allocatable `y` may be (re)allocated (10.2.1.3).
+///
+/// # Safety
+/// Arguments as gfortran 15+ passes them.
+#[no_mangle]
+pub unsafe extern "C" fn _gfortran_caf_get_from_remote(
+    token: CafToken,
+    opt_src_desc: *mut GfcDescriptor,
+    opt_src_charlen: *const usize,
+    image_index: c_int,
+    dst_size: usize,
+    dst_data: *mut *mut c_void,
+    opt_dst_charlen: *mut usize,
+    opt_dst_desc: *mut GfcDescriptor,
+    may_realloc_dst: bool,
+    getter_index: c_int,
+    add_data: *mut c_void,
+    add_data_size: usize,
+    stat: *mut c_int,
+    team: *const CafTeam,
+    team_number: *const c_int,
+) {
+    let rt = runtime::get();
+    let plain =
+        opt_src_desc.is_null() && opt_dst_desc.is_null() && team.is_null() && team_number.is_null();
+    // SAFETY: forwarded from the caller (no descriptors, no team selector).
+    let done = plain
+        && unsafe {
+            super::fast::get(
+                rt,
+                token,
+                opt_src_charlen,
+                image_index,
+                dst_data,
+                opt_dst_charlen,
+                getter_index,
+                add_data,
+                add_data_size,
+            )
+        };
+    if done {
+        if !stat.is_null() {
+            // SAFETY: a writable stat (caller's guarantee).
+            unsafe { *stat = 0 };
+        }
+        rt.stats.access(true, dst_size as u64);
+        if rt.attachments.any() {
+            // SAFETY: forwarded from the caller; the coarray is symmetric (fast path).
+            let t = unsafe { super::super::token(token) };
+            let j = rt.team.current().members[image_index as usize - 1];
+            let r = rt.after_bytes(j, t.offset, t.size, true);
+            // SAFETY: stat as gfortran passes it.
+            unsafe { finish(r, stat, std::ptr::null_mut(), 0, "coindexed read") };
+        }
+        return;
+    }
+    // SAFETY: forwarded from the caller.
+    let r = unsafe {
+        get(
+            rt,
+            token,
+            opt_src_desc,
+            opt_src_charlen,
+            image_index,
+            dst_size,
+            dst_data,
+            opt_dst_charlen,
+            opt_dst_desc,
+            may_realloc_dst,
+            getter_index,
+            add_data,
+            add_data_size,
+            team,
+            team_number,
+        )
+    };
+    // SAFETY: stat as gfortran passes it.
+    unsafe { finish(r, stat, std::ptr::null_mut(), 0, "coindexed read") };
+}

@@ -1,0 +1,151 @@
+//! What keeps an accessor that strays from coarray memory from crashing silently. An accessor
+//! runs in the caller's process against the target's memory; a pointer the target stored that
+//! leads to its private memory (a pointer component associated with a non-coarray target, an
+//! allocatable component moved in from an ordinary allocatable) means nothing here. Two checks:
+//! a result pointer the accessor hands back must lie in some image's segment ([`inside`]), and a
+//! fault while an accessor runs ends the program with one line instead of a segfault ([`call`]).
+//! An address that happens to be mapped in this process as well cannot be caught.
+
+use crate::runtime::Runtime;
+use std::ffi::{c_int, c_void};
+use std::fmt::Write;
+use std::sync::OnceLock;
+
+extern "C" {
+    /// Sets this thread's marker (1 + the 0-based target image while an accessor runs, else 0;
+    /// `guard_mark.c`: initial-exec TLS) and returns the previous value.
+    fn ferrocaf_accessor_enter(target: usize) -> usize;
+    /// Puts back the value `ferrocaf_accessor_enter` returned.
+    fn ferrocaf_accessor_leave(was: usize);
+    /// This thread's marker.
+    fn ferrocaf_accessor_mark() -> usize;
+}
+
+/// Faults below this address are a null pointer plus an offset: an unallocated component.
+const NULL_PAGE: usize = 65536;
+
+/// The SIGSEGV and SIGBUS actions in place before the guard (libgfortran's backtrace handler,
+/// or the default), restored for faults outside accessors.
+static PREVIOUS: OnceLock<[libc::sigaction; 2]> = OnceLock::new();
+
+const SIGNALS: [c_int; 2] = [libc::SIGSEGV, libc::SIGBUS];
+
+/// Whether `len` bytes at `addr` lie in one image's segment as this process maps it
+/// (`near`: the first byte of the segment to try first, usually the target's).
+#[inline]
+pub(super) fn inside(rt: &Runtime, near: usize, addr: usize, len: usize) -> bool {
+    within(rt, near, addr, len) || inside_any(rt, addr, len)
+}
+
+#[inline]
+fn within(rt: &Runtime, lo: usize, addr: usize, len: usize) -> bool {
+    addr >= lo && addr.checked_add(len).is_some_and(|e| e <= lo + rt.seg_size)
+}
+
+#[cold]
+fn inside_any(rt: &Runtime, addr: usize, len: usize) -> bool {
+    (0..rt.n).any(|j| {
+        rt.tp
+            .direct(j, 0)
+            .is_some_and(|lo| within(rt, lo, addr, len))
+    })
+}
+
+/// A fixed buffer for formatting in a signal handler (no allocation).
+struct Line {
+    buf: [u8; 320],
+    len: usize,
+}
+
+impl Write for Line {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        let k = s.len().min(self.buf.len() - self.len);
+        self.buf[self.len..self.len + k].copy_from_slice(&s.as_bytes()[..k]);
+        self.len += k;
+        Ok(())
+    }
+}
+
+extern "C" fn on_fault(sig: c_int, info: *mut libc::siginfo_t, _ctx: *mut c_void) {
+    // SAFETY: reads this thread's marker (a plain thread-local load).
+    let target = unsafe { ferrocaf_accessor_mark() };
+    if target != 0 {
+        if let Some(rt) = crate::runtime::try_get() {
+            // SAFETY: the kernel passes a valid siginfo to an SA_SIGINFO handler.
+            let addr = unsafe { (*info).si_addr() } as usize;
+            let mut line = Line {
+                buf: [0; 320],
+                len: 0,
+            };
+            let me = rt.me + 1;
+            let _ = if addr < NULL_PAGE {
+                writeln!(
+                    line,
+                    "ferrocaf: image {me}: an allocatable component is not allocated on image \
+                     {target} (address {addr:#x}) (coindexed access)"
+                )
+            } else {
+                writeln!(
+                    line,
+                    "ferrocaf: image {me}: a coindexed reference leads outside image {target}'s \
+                     coarray memory (address {addr:#x}: a pointer component associated with \
+                     non-coarray memory?) (coindexed access)"
+                )
+            };
+            // SAFETY: writes `len` initialised bytes of a live buffer to stderr.
+            unsafe { libc::write(2, line.buf.as_ptr().cast(), line.len) };
+            rt.abort(1);
+        }
+    }
+    // Not ours: put the previous action back; the faulting instruction runs again under it.
+    if let Some(prev) = PREVIOUS.get() {
+        let k = usize::from(sig == libc::SIGBUS);
+        // SAFETY: restores an action read from the kernel.
+        unsafe { libc::sigaction(sig, &prev[k], std::ptr::null_mut()) };
+    }
+}
+
+/// Installs the handler once (at the first accessor call: libgfortran installs its own
+/// handlers when `main` starts, after the runtime's constructors).
+#[inline]
+fn install() {
+    if PREVIOUS.get().is_none() {
+        install_now();
+    }
+}
+
+#[cold]
+fn install_now() {
+    PREVIOUS.get_or_init(|| {
+        // SAFETY: sigaction structs are plain data; all-zero is a valid value to fill.
+        let mut prev: [libc::sigaction; 2] = unsafe { std::mem::zeroed() };
+        for (k, &sig) in SIGNALS.iter().enumerate() {
+            // SAFETY: reads the current action into a local.
+            unsafe { libc::sigaction(sig, std::ptr::null(), &mut prev[k]) };
+        }
+        for &sig in &SIGNALS {
+            // SAFETY: as above; the handler has the SA_SIGINFO signature.
+            unsafe {
+                let mut act: libc::sigaction = std::mem::zeroed();
+                act.sa_sigaction =
+                    on_fault as extern "C" fn(c_int, *mut libc::siginfo_t, *mut c_void) as usize;
+                act.sa_flags = libc::SA_SIGINFO;
+                libc::sigemptyset(&mut act.sa_mask);
+                libc::sigaction(sig, &act, std::ptr::null_mut());
+            }
+        }
+        prev
+    });
+}
+
+/// Runs `f` (an accessor call on 0-based image `target`) with the fault guard armed.
+#[inline]
+pub(super) fn call<R>(target: usize, f: impl FnOnce() -> R) -> R {
+    install();
+    // SAFETY: sets and restores this thread's marker around the call.
+    let was = unsafe { ferrocaf_accessor_enter(target + 1) };
+    let r = f();
+    // SAFETY: as above.
+    unsafe { ferrocaf_accessor_leave(was) };
+    r
+}

@@ -1,0 +1,57 @@
+//! GCC 15+ remote accessors: gfortran compiles every coindexed reference into a small function
+//! (an accessor) that runs the rest of the reference (components, subscripts, allocatable hops)
+//! against the target image's object. The functions are registered by hash before `main`
+//! ([`table`]), identified across images by their index in the hash-sorted table, and called by
+//! the runtime for `_gfortran_caf_get_from_remote`, `_send_to_remote`,
+//! `_transfer_between_remotes` and `_is_present_on_remote`.
+//!
+//! Every image maps every segment at the same address, so the caller runs the accessor itself
+//! against the target's memory, as GCC 16's libcaf_shmem does: a coindexed read is a call and
+//! a load. Where this process does not map the target's segment (an off-node MPI peer) the
+//! access is an error.
+
+mod attach;
+mod fast;
+pub mod get;
+mod guard;
+pub mod present;
+pub mod send;
+pub mod table;
+mod target;
+pub mod transfer;
+
+use super::CafToken;
+use std::ffi::{c_int, c_void};
+
+/// A getter: `(add_data, caller_image, dst, free_buffer, base, add_data_token, offset,
+/// dst_charlen, src_charlen)`. `dst` is the destination descriptor or the address of the result
+/// pointer; the getter may point the latter into the target's memory (scalars, no copy) or
+/// allocate, setting `free_buffer`.
+pub type Getter = unsafe extern "C" fn(
+    *mut c_void,
+    *const c_int,
+    *mut c_void,
+    *mut i32,
+    *mut c_void,
+    CafToken,
+    usize,
+    *mut usize,
+    *const usize,
+);
+
+/// A receiver (send accessor): `(add_data, caller_image, base, src, add_data_token, offset,
+/// dst_charlen, src_charlen)`; `src` is a descriptor or the address of the value.
+pub type Receiver = unsafe extern "C" fn(
+    *mut c_void,
+    *const c_int,
+    *mut c_void,
+    *const c_void,
+    CafToken,
+    usize,
+    *const usize,
+    *const usize,
+);
+
+/// A presence accessor: `(add_data, caller_image, result, base, add_data_token, offset)`.
+pub type Present =
+    unsafe extern "C" fn(*mut c_void, *const c_int, *mut i32, *mut c_void, CafToken, usize);
