@@ -29,6 +29,7 @@
 
 mod atomics;
 mod note;
+mod symmetric;
 mod tune;
 mod types;
 mod world;
