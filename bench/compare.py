@@ -1,22 +1,27 @@
 #!/usr/bin/env python3
-"""compare.py: ferrocaf against OpenCoarrays on this machine, in one invocation.
+"""compare.py: ferrocaf against GCC 16's libcaf_shmem and OpenCoarrays on this machine.
 
 What it does:
   1. builds ferrocaf (`cargo build --release`) and the raw shared-memory references in C
      (bench/raw/pingpong.c: ping-pong limits; bench/raw/barrier.c: central barriers);
-  2. compiles every micro-benchmark of bench/micro/ twice: for ferrocaf (gfortran -O2
-     -fcoarray=lib ... -lferrocaf) and for OpenCoarrays (`caf -O2`; if `caf` cannot link, as when
-     the Open MPI development package is missing, the installed shared libcaf_openmpi is linked
-     with gfortran directly and the document says so; skipped with a note without OpenCoarrays);
-  3. runs each benchmark at each image count for both runtimes, alternating the runtimes,
+  2. compiles every micro-benchmark of bench/micro/ for each runtime: ferrocaf (`--fc`, default
+     gfortran; `sid:gfortran-14` builds and runs in the sid chroot, bench/sid.py), GCC 16's
+     libcaf_shmem (gfortran-16 -lcaf_shmem in the sid chroot; absent with a note without it)
+     and OpenCoarrays (`caf -O2`; if `caf` cannot link, as when the Open MPI development
+     package is missing, the installed shared libcaf_openmpi is linked with gfortran directly
+     and the document says so; skipped with a note without OpenCoarrays);
+  3. runs each benchmark at each image count for every runtime, alternating the runtimes,
      R times each (--repeat), each run under a timeout; a failed, verification-failed or
-     timed-out run is recorded and shown, never dropped;
-  4. writes docs/PERFORMANCE.md (command, machine, date, table of medians) and
+     timed-out run is recorded and shown, never dropped. With --load N every run is made twice,
+     on its own and beside N CPU-bound processes (bench/load.py), and a second table shows
+     the loaded times and how much each runtime degraded;
+  4. writes docs/PERFORMANCE.md (command, machine, date, table of medians, then the
+     hand-written bench/NOTES.md: measurements of single changes with their commands) and
      docs/performance.svg (bar chart of speedups, hand-written SVG).
 
 Every program prints "RESULT <name> <images> <value> <unit>"; units "us" are lower-is-better,
-"GB/s" higher-is-better. Speedup = how many times better ferrocaf is than OpenCoarrays
-(OpenCoarrays time / ferrocaf time, or ferrocaf bandwidth / OpenCoarrays bandwidth).
+"GB/s" higher-is-better. Speedup over a peer = how many times better ferrocaf is (peer time /
+ferrocaf time, or ferrocaf bandwidth / peer bandwidth).
 
 Adding a benchmark: write bench/micro/<name>.f90 (see bench_util.f90) and add one Bench(...)
 line to BENCHMARKS below (its images must suit it; a raw reference is optional). Application
@@ -39,6 +44,11 @@ import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+
+import sid
+from load import Burners
+from report import (FERRO, LOADED, OPENCAF, PEERS, RAW, SHMEM, fmt, table_row, write_markdown,
+                    write_svg)
 
 BENCH_DIR = Path(__file__).resolve().parent
 ROOT = BENCH_DIR.parent
@@ -131,11 +141,9 @@ BENCHMARKS = [
     Bench("hydro", "hydro", kind="app", args=("50",)),
 ]
 
-# Rows listed again under "The goals as ratios" (those with a raw reference).
-GOAL_PREFIXES = ("event_pingpong", "attach_pingpong")
 
 RESULT_RE = re.compile(r"^RESULT\s+(\S+)\s+(\d+)\s+(\S+)\s+(\S+)\s*$", re.M)
-FERRO, OPENCAF, RAW = "ferrocaf", "OpenCoarrays", "raw"
+
 
 
 def sh(cmd, **kw):
@@ -152,7 +160,7 @@ def first_line(cmd):
     return out.strip().splitlines()[0] if rc == 0 and out.strip() else "unavailable"
 
 
-def machine_facts():
+def machine_facts(fc):
     model = "unknown"
     try:
         rc, out = sh(["lscpu"])
@@ -165,9 +173,17 @@ def machine_facts():
         "cores (nproc)": first_line(["nproc"]),
         "kernel": platform.release(),
         "gfortran": first_line(["gfortran", "--version"]),
+        "ferrocaf column built with": fc_version(fc),
+        "libcaf_shmem column built with": (first_line(sid.wrap(["gfortran-16", "--version"]))
+                                           if not sid.missing() else "—"),
         "rustc": first_line(["rustc", "--version"]),
         "Open MPI": first_line(["mpirun", "--version"]),
     }
+
+
+def fc_version(fc):
+    in_sid, cmd = sid.split_fc(fc)
+    return first_line(sid.wrap([cmd, "--version"]) if in_sid else [cmd, "--version"])
 
 
 def fail(msg):
@@ -203,26 +219,41 @@ def sources(b):
     return [str(UTIL), str(BENCH_DIR / "micro" / f"{b.stem}.f90")]
 
 
-def build_benchmarks(benches, lib):
-    """Returns {(program stem, runtime): executable} and a note on how OpenCoarrays was built."""
+def build_benchmarks(benches, lib, fc):
+    """Returns {(program stem, runtime): executable} and {peer: note on how it was built}."""
     exes = {}
-    fdir, odir = BUILD / FERRO, BUILD / "opencoarrays"
-    for d in (fdir, odir):
+    fdir, sdir, odir = BUILD / FERRO, BUILD / "libcaf_shmem", BUILD / "opencoarrays"
+    for d in (fdir, sdir, odir):
         d.mkdir(parents=True, exist_ok=True)
+    in_sid, fcmd = sid.split_fc(fc)
+    fwrap = sid.wrap if in_sid else (lambda c: c)
     # The extension module (interfaces only) for programs that `use ferrocaf_ext`.
-    compile_fortran(["gfortran", "-fcoarray=lib", "-J", str(fdir), "-c", str(EXT_MODULE), "-o",
-                     str(fdir / "ferrocaf_ext.o")], "ferrocaf_ext module")
+    compile_fortran(fwrap([fcmd, "-fcoarray=lib", "-J", str(fdir), "-c", str(EXT_MODULE), "-o",
+                           str(fdir / "ferrocaf_ext.o")]), "ferrocaf_ext module")
     oc_mode = "caf" if shutil.which("caf") else None
     oc_note = "" if oc_mode else "`caf` not found: OpenCoarrays skipped."
+    no_sid = sid.missing()
+    shmem_note = (f"column absent: {no_sid}." if no_sid else
+                  "GCC 16's libcaf_shmem: `gfortran-16 -O2 -fcoarray=lib ... -lcaf_shmem` in the "
+                  f"sid chroot ({sid.root()}), run there with `GFORTRAN_NUM_IMAGES=N ./prog`.")
     for b in {b.stem: b for b in benches}.values():  # each program once
         src = sources(b)
         exe = fdir / b.stem
-        cmd = ["gfortran", "-O2", "-fcoarray=lib", "-J", str(fdir), *src, f"-L{lib}",
-               "-lferrocaf", f"-Wl,-rpath,{lib}", "-o", str(exe)]
-        print(f"compiling {b.stem} for ferrocaf...", flush=True)
+        cmd = fwrap([fcmd, "-O2", "-fcoarray=lib", "-J", str(fdir), *src, f"-L{lib}",
+                     "-lferrocaf", f"-Wl,-rpath,{lib}", "-o", str(exe)])
+        print(f"compiling {b.stem} for ferrocaf ({fc})...", flush=True)
         if compile_fortran(cmd, f"{b.stem} ferrocaf"):
             exes[(b.stem, FERRO)] = exe
-        if not oc_mode or b.ext:
+        if b.ext:
+            continue
+        if not no_sid:
+            exe = sdir / b.stem
+            print(f"compiling {b.stem} for libcaf_shmem...", flush=True)
+            if compile_fortran(sid.wrap(["gfortran-16", "-O2", "-fcoarray=lib", "-J", str(sdir),
+                                         *src, "-lcaf_shmem", "-o", str(exe)]),
+                               f"{b.stem} libcaf_shmem"):
+                exes[(b.stem, SHMEM)] = exe
+        if not oc_mode:
             continue
         exe = odir / b.stem
         print(f"compiling {b.stem} for OpenCoarrays...", flush=True)
@@ -243,7 +274,7 @@ def build_benchmarks(benches, lib):
         exes[(b.stem, OPENCAF)] = exe
     if oc_mode == "caf" and not oc_note:
         oc_note = "OpenCoarrays programs built with `caf -O2`."
-    return exes, oc_note
+    return exes, {SHMEM: shmem_note, OPENCAF: oc_note}
 
 
 def build_raw(names):
@@ -268,7 +299,7 @@ def build_raw(names):
 # ---------------------------------------------------------------- running
 
 
-def launch_cmd(runtime, exe, images, factor, bench=None):
+def launch_cmd(runtime, exe, images, factor, bench=None, fc="gfortran"):
     """Command and environment for one run (bench None: a raw reference)."""
     env = dict(os.environ)
     arg = [str(factor)]
@@ -277,7 +308,11 @@ def launch_cmd(runtime, exe, images, factor, bench=None):
     if runtime == FERRO:
         env["FERROCAF_NUM_IMAGES"] = str(images)
         env.update(dict(bench.env if bench else ()))
-        return [str(exe), *arg], env
+        in_sid = sid.split_fc(fc)[0]
+        return (sid.wrap if in_sid else list)([str(exe), *arg]), env
+    if runtime == SHMEM:
+        env["GFORTRAN_NUM_IMAGES"] = str(images)
+        return sid.wrap([str(exe), *arg]), env
     if runtime == OPENCAF:
         # cafrun has no oversubscribe option; Open MPI reads it from the environment.
         env["OMPI_MCA_rmaps_base_oversubscribe"] = "1"
@@ -343,167 +378,6 @@ class Measurements:
         return med, text
 
 
-def fmt(x):
-    if x >= 100:
-        return f"{x:.0f}"
-    if x >= 10:
-        return f"{x:.1f}"
-    if x >= 1:
-        return f"{x:.2f}"
-    return f"{x:.3f}"
-
-
-def higher_is_better(unit):
-    return unit.endswith("/s")
-
-
-def speedup(unit, ferro, other):
-    if ferro is None or other is None or ferro <= 0 or other <= 0:
-        return None
-    return ferro / other if higher_is_better(unit) else other / ferro
-
-
-# ---------------------------------------------------------------- report
-
-
-def write_markdown(path, args, facts, oc_note, rows, raw_text, started, loads, factor):
-    lines = [
-        "# ferrocaf performance",
-        "",
-        "Generated by `bench/compare.py`; do not edit by hand, re-run it.",
-        "",
-        f"- command: `{args}`",
-        f"- date: {started:%Y-%m-%d %H:%M} (local time)",
-    ]
-    lines += [f"- {k}: {v}" for k, v in facts.items()]
-    busy = float(loads[0].split()[0])  # before our runs: other work only
-    cores = os.cpu_count() or 1
-    lines += [
-        f"- load average before / after the runs: {loads[0]} / {loads[1]}",
-        f"- OpenCoarrays: {oc_note}",
-        "- OpenCoarrays runs use `cafrun -np N` with `OMPI_MCA_rmaps_base_oversubscribe=1` "
-        "(cafrun has no oversubscribe option); ferrocaf runs use `FERROCAF_NUM_IMAGES=N ./prog`.",
-        f"- time factor {factor:g} (1 = full run; each timed repetition lasts about "
-        f"{0.2 * factor:g} s).",
-        "",
-    ]
-    if busy > 0.5 * cores:
-        lines += [
-            f"**Warning: the machine was busy** (1-minute load {busy:.1f} on {cores} "
-            "cores before these runs started): other work competed for the cores, so absolute values "
-            "are noisy and the spinning raw references suffer most. The runtimes ran "
-            "alternately, so their ratios are more trustworthy than absolute numbers; the "
-            "[min–max] spreads show how much. Re-run on an idle machine for absolute numbers.",
-            "",
-        ]
-    lines += [
-        "Each cell: median over the runs, then [min–max] over the runs. Inside each run the "
-        "program warms up, times 5 repetitions and prints the median repetition "
-        "(`bench/micro/bench_util.f90`). Speedup = how many times better ferrocaf is than "
-        "OpenCoarrays (> 1: ferrocaf faster). `vs raw`: the raw C reference "
-        "(see below) and ferrocaf's cost relative to it (ferrocaf time / raw time; for "
-        "bandwidths raw bandwidth / ferrocaf bandwidth), "
-        "so 1.0x would be the hardware limit.",
-        "",
-        "| benchmark | images | ferrocaf | OpenCoarrays | speedup | vs raw |",
-        "|---|---:|---|---|---:|---|",
-    ]
-    for r in rows:
-        sp = f"{r['speedup']:.2f}x" if r["speedup"] is not None else "—"
-        lines.append(f"| {r['name']} | {r['images']} | {r['ferro']} | {r['oc']} | {sp} | "
-                     f"{r['raw']} |")
-    if raw_text:
-        lines += ["", "Raw references (`bench/raw/`, C, fork + one MAP_SHARED mapping):", "",
-                  raw_text, "",
-                  "raw_pingpong_8B is half a round trip of an 8-byte payload plus flag between "
-                  "two spinning processes; raw_copy_256KiB_bw the memcpy bandwidth inside a "
-                  "256 KiB ping-pong (two copies per message: private -> shared -> private), "
-                  "only a rough ceiling for the 1 MiB puts and gets, whose buffers may stay in "
-                  "cache; raw_barrier_futex / raw_barrier_yield a central counter barrier whose "
-                  "waiters sleep on a futex / poll with sched_yield. sync_all is compared with "
-                  "raw_barrier_yield only at 4 and 8 processes (more than the cores), where it "
-                  "is the faster reference. raw_pingpong_256KiB (two memcpys per message) is "
-                  "the reference of the 256 KiB event ping-pongs (one put per message)."]
-    goals = [r for r in rows if r["name"].startswith(GOAL_PREFIXES) and r["raw"] != "—"]
-    if goals:
-        lines += ["", "## The goals as ratios", "",
-                  "Event ping-pong (half a round trip) against the raw shared-memory ping-pong of "
-                  "the same payload (8 B: flag + payload; 256 KiB: memcpy in and out) and "
-                  "against OpenCoarrays, at 2 images:", ""]
-        for r in goals:
-            sp = f"{r['speedup']:.2f}x" if r["speedup"] is not None else r["oc"]
-            lines.append(f"- {r['name']}: {r['ferro'].split(' [')[0]}; vs raw: "
-                         f"{r['raw']}; vs OpenCoarrays: {sp}")
-    lines += ["", "![speedup chart](performance.svg)", ""]
-    path.write_text("\n".join(lines))
-
-
-def write_svg(path, rows):
-    """Horizontal bars of log10(speedup) around 1x; green: ferrocaf faster, red: slower."""
-    import math
-
-    bars = [(f"{r['name']} @{r['images']}", r["speedup"]) for r in rows]
-    known = [s for _, s in bars if s]
-    lo = min([-1] + [math.floor(math.log10(s)) for s in known])
-    hi = max([1] + [math.ceil(math.log10(s)) for s in known])
-    label_w, plot_w, bar_h, top = 230, 520, 18, 50
-    height = top + len(bars) * (bar_h + 6) + 40
-    width = label_w + plot_w + 90
-
-    def xpos(s):
-        return label_w + (math.log10(s) - lo) / (hi - lo) * plot_w
-
-    x0 = xpos(1.0)
-
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-           f'font-family="sans-serif" font-size="12">',
-           f'<rect width="{width}" height="{height}" fill="white"/>',
-           f'<text x="{width / 2}" y="20" text-anchor="middle" font-size="15">'
-           f'ferrocaf speedup over OpenCoarrays (log scale; right of 1x: ferrocaf faster)</text>']
-    for k in range(lo, hi + 1):
-        x = xpos(10.0 ** k)
-        out.append(f'<line x1="{x:.1f}" y1="{top - 8}" x2="{x:.1f}" y2="{height - 35}" '
-                   f'stroke="{"black" if k == 0 else "#ddd"}"/>')
-        out.append(f'<text x="{x:.1f}" y="{height - 20}" text-anchor="middle">'
-                   f'{10.0 ** k:g}x</text>')
-    for i, (label, s) in enumerate(bars):
-        y = top + i * (bar_h + 6)
-        out.append(f'<text x="{label_w - 8}" y="{y + bar_h - 5}" text-anchor="end">{label}</text>')
-        if not s:
-            out.append(f'<text x="{x0 + 4}" y="{y + bar_h - 5}" fill="#a00">no ratio '
-                       f'(failed or skipped)</text>')
-            continue
-        x = xpos(s)
-        left, w = min(x, x0), abs(x - x0)
-        colour = "#2a8d3a" if s >= 1 else "#c0392b"
-        out.append(f'<rect x="{left:.1f}" y="{y}" width="{max(w, 1):.1f}" height="{bar_h}" '
-                   f'fill="{colour}"/>')
-        tx = x + 4 if s >= 1 else x - 4
-        anchor = "start" if s >= 1 else "end"
-        out.append(f'<text x="{tx:.1f}" y="{y + bar_h - 5}" text-anchor="{anchor}">'
-                   f'{s:.2f}x</text>')
-    out.append("</svg>")
-    path.write_text("\n".join(out) + "\n")
-
-
-def table_row(m, b, result, n):
-    """One row of the report: result `result` of benchmark b at n images."""
-    name = b.label(result)
-    fv, ft = m.cell(name, n, FERRO)
-    ov, ot = m.cell(name, n, OPENCAF)
-    unit = m.units.get(name, "us")
-    raw, raw_name = "—", b.raw_for(result)
-    if raw_name and n in b.raw_images:
-        rv, rt_ = m.cell(raw_name, n, RAW)
-        if rv and fv:
-            rel = rv / fv if higher_is_better(unit) else fv / rv
-            raw = f"{raw_name} {rt_.split(' [')[0]}; ferrocaf {rel:.1f}x"
-        else:
-            raw = rt_
-    return {"name": name, "images": n, "ferro": ft, "oc": ot,
-            "speedup": speedup(unit, fv, ov), "raw": raw}
-
-
 # ---------------------------------------------------------------- main
 
 
@@ -517,6 +391,11 @@ def main():
                     help="run only this benchmark (repeatable; comma-separated list allowed)")
     ap.add_argument("--images", default="2,4,8", help="image counts (default 2,4,8)")
     ap.add_argument("--timeout", type=float, default=60, help="seconds per run (default 60)")
+    ap.add_argument("--load", type=int, default=0,
+                    help="also run everything beside this many CPU-bound processes (default 0)")
+    ap.add_argument("--fc", default="gfortran",
+                    help="gfortran of the ferrocaf column; sid:gfortran-14 builds and runs it in "
+                         "the sid chroot (default gfortran)")
     ap.add_argument("--docs", default=str(ROOT / "docs"), help="where to write the report")
     args = ap.parse_args()
     started = datetime.datetime.now()
@@ -528,71 +407,83 @@ def main():
     unknown = only - {b.name for b in BENCHMARKS}
     if unknown:
         fail(f"unknown benchmark(s) {sorted(unknown)}; known: {[b.name for b in BENCHMARKS]}")
+    if sid.split_fc(args.fc)[0] and sid.missing():
+        fail(f"--fc {args.fc}: {sid.missing()}")
     benches = [b for b in BENCHMARKS if not only or b.name in only]
     wanted_images = [int(n) for n in args.images.split(",")]
 
     loads = [" ".join(f"{x:.2f}" for x in os.getloadavg())]
     lib = build_ferrocaf()
-    exes, oc_note = build_benchmarks(benches, lib)
+    exes, notes = build_benchmarks(benches, lib, args.fc)
     raw_exes = build_raw({b.raw_prog for b in benches if b.raw_prog})
+    peers = [p for p in PEERS if any(rt == p for _, rt in exes)]
 
-    # The run plan: every (benchmark, images) for every runtime, repeated, runtimes alternating.
+    # The run plan: every (benchmark, images) for every runtime, repeated, runtimes alternating
+    # (and, with --load, each run once on its own and once beside the CPU-bound processes).
     # Raw references run alternately with every benchmark compared with them, so that both see
-    # the same load on a shared machine; a reference's median is over all of its runs.
+    # the same load on a shared machine; a reference's median is over all of its runs. They
+    # spin, so they run only on their own.
     plan, raw_runs = [], {}
     for prog, exe in raw_exes.items():
         results = sorted({b.raw_for(r) for b in benches if b.raw_prog == prog
                           for r in b.results} - {""})
         for n in (n for n in RAW_PROGRAMS[prog][1] if n in wanted_images):
-            raw_runs[(prog, n)] = (f"raw_{prog}", RAW, n, exe, [(r, n) for r in results], None)
+            raw_runs[(prog, n)] = (f"raw_{prog}", RAW, n, exe, [(r, n) for r in results], None,
+                                   0)
     for b in benches:
         for n in (n for n in b.images if n in wanted_images):
             raw = raw_runs.get((b.raw_prog, n)) if n in b.raw_images else None
             for _ in range(repeat):
                 plan += [raw] if raw else []
-                for rt in (FERRO, OPENCAF):
-                    if (b.stem, rt) in exes and (rt == FERRO or not b.ferrocaf_only()):
-                        plan.append((b.name, rt, n, exes[(b.stem, rt)],
-                                     [(r, n) for r in b.results], b))
+                for load in sorted({0, args.load}):
+                    for rt in (FERRO, *peers):
+                        if (b.stem, rt) in exes and (rt == FERRO or not b.ferrocaf_only()):
+                            plan.append((b.name, rt, n, exes[(b.stem, rt)],
+                                         [(r, n) for r in b.results], b, load))
     m = Measurements()
-    for i, (name, rt, n, exe, expect, b) in enumerate(plan, 1):
-        print(f"[{i}/{len(plan)}] {name} {rt} {n} images...", flush=True)
-        cmd, env = launch_cmd(rt, exe, n, factor, b)
-        results, error = run_once(cmd, env, args.timeout)
+    for i, (name, rt, n, exe, expect, b, load) in enumerate(plan, 1):
+        beside = f" beside {load} CPU-bound processes" if load else ""
+        print(f"[{i}/{len(plan)}] {name} {rt} {n} images{beside}...", flush=True)
+        cmd, env = launch_cmd(rt, exe, n, factor, b, args.fc)
+        with Burners(load):
+            results, error = run_once(cmd, env, args.timeout)
         if error:
             print(f"    {error}", flush=True)
         if b is not None:  # results under their report names
             results = {(b.label(r), k): v for (r, k), v in results.items()}
             expect = [(b.label(r), k) for r, k in expect]
-        m.add(rt, results, error, expect)
+        m.add(rt + (LOADED if load else ""), results, error, expect)
     loads.append(" ".join(f"{x:.2f}" for x in os.getloadavg()))
 
-    # Build failures are shown too; ferrocaf-only benchmarks say why OpenCoarrays is missing.
+    # Build failures are shown too; ferrocaf-only benchmarks say why the peers are missing.
     for b in benches:
-        for rt in (FERRO, OPENCAF):
-            if rt == OPENCAF and b.ferrocaf_only():
-                why = ("skipped: uses ferrocaf_ext" if b.ext
-                       else "n/a: ferrocaf setting")
+        for rt in (FERRO, *peers):
+            for key in (rt, rt + LOADED) if args.load else (rt,):
+                if rt != FERRO and b.ferrocaf_only():
+                    why = ("skipped: uses ferrocaf_ext" if b.ext
+                           else "n/a: ferrocaf setting")
+                elif (b.stem, rt) not in exes:
+                    why = "FAIL build"
+                else:
+                    continue
                 for n in b.images:
                     for r in b.results:
-                        m.errors.setdefault((b.label(r), n, rt), []).append(why)
-            elif (b.stem, rt) not in exes and (rt == FERRO or "skipped" not in oc_note):
-                for n in b.images:
-                    for r in b.results:
-                        m.errors.setdefault((b.label(r), n, rt), []).append("FAIL build")
+                        m.errors.setdefault((b.label(r), n, key), []).append(why)
 
     rows = []
     for b in benches:
         for r in b.results:
             for n in (n for n in b.images if n in wanted_images):
-                rows.append(table_row(m, b, r, n))
+                rows.append(table_row(m, b, r, n, peers, args.load))
     raw_keys = sorted({(k[0], k[1]) for k in list(m.values) + list(m.errors) if k[2] == RAW})
     raw_text = "\n".join(f"- {name} at {n}: {m.cell(name, n, RAW)[1]}" for name, n in raw_keys)
 
     docs = Path(args.docs)
     docs.mkdir(parents=True, exist_ok=True)
-    write_markdown(docs / "PERFORMANCE.md", command, machine_facts(), oc_note, rows, raw_text,
-                   started, loads, factor)
+    meta = {"command": command, "facts": machine_facts(args.fc), "notes": notes,
+            "started": started, "loads": loads, "factor": factor,
+            "notes_file": BENCH_DIR / "NOTES.md"}
+    write_markdown(docs / "PERFORMANCE.md", meta, rows, raw_text, peers, args.load)
     write_svg(docs / "performance.svg", rows)
     print(f"wrote {docs / 'PERFORMANCE.md'} and {docs / 'performance.svg'}")
     print((docs / "PERFORMANCE.md").read_text())

@@ -31,10 +31,6 @@ module bench_util
   !> Bounds on the chosen operation count per timed call.
   integer, parameter :: MIN_OPS = 1, MAX_OPS = 2000000
 
-  !> Image 1's warm-up time and count, broadcast to every image.
-  real(real64) :: shared_time[*]
-  integer :: shared_count[*]
-
 
 contains
 
@@ -70,21 +66,19 @@ contains
     integer, intent(inout) :: iters
     real(real64), intent(in) :: elapsed
     logical :: again
-    real(real64) :: per_op
-    integer :: j
+    real(real64) :: per_op, shared_time
+    integer :: shared_count
     again = .true.
     if (iters == 0) then
       iters = 1
       return
     end if
-    sync all
-    if (this_image() == 1) then
-      do j = 1, num_images()
-        shared_time[j] = elapsed
-        shared_count[j] = iters
-      end do
-    end if
-    sync all
+    ! A collective rather than coindexed stores: gfortran 16 leaves the accessors of coindexed
+    ! references in module procedures undefined at link time.
+    shared_time = elapsed
+    shared_count = iters
+    call co_broadcast(shared_time, 1)
+    call co_broadcast(shared_count, 1)
     call check(shared_count == iters, 'warming: images disagree on the warm-up count')
     if (shared_time < WARM * factor() .and. iters < MAX_OPS) then
       iters = 2 * iters

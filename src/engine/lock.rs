@@ -1,21 +1,31 @@
-//! LOCK and UNLOCK (Fortran 2018 11.6.10): a fair ticket lock per LOCK_TYPE element that
-//! sleeps while it waits.
+//! LOCK and UNLOCK (Fortran 2018 11.6.10): an eventually fair lock per LOCK_TYPE element
+//! that sleeps while it waits (the scheme of Rust's parking_lot).
+//!
+//! A running image may take a free lock even when others wait (barging): with more images
+//! than cores, a strict queue hands the lock to a waiter that is not running and every image
+//! waits for the scheduler (a ticket lock took 64 us per critical section at 8 images on 2
+//! cores). A waiter that has waited [`FAIR_AFTER`] names itself the heir, and the next UNLOCK
+//! hands the lock to the heir directly instead of freeing it, so no image starves.
 //!
 //! Slot layout (128 bytes, in the segment of the image that owns the lock variable), all
-//! 4-byte words: `word` (+0: next ticket in the high 16 bits, ticket being served in the low
-//! 16), `owner` (+4: 1 + initial index of the holder, 0 when free), and `WAITERS` entries from
-//! +8, each `(ticket << 16) | (1 + image)` of a sleeping waiter. On release the holder looks up
-//! the next ticket's waiter and rings only that image; if the entry was overwritten (more than
-//! `WAITERS` waiters queued), it rings every image of the team instead.
+//! 4-byte words: `state` (+0: bits 0-12 the holder, 1 + its initial index, 0 when free; bit 13
+//! parked; bits 14.. the number of registered waiters), `heir` (+4: 1 + index of the waiter
+//! owed the next hand-off, 0 for none), `cursor` (+8: where UNLOCK starts looking for a waiter
+//! to wake), and a table of [`ENTRIES`] waiters from +12, each 1 + index of a waiting image, 0
+//! when empty. An uncontended LOCK is one compare-and-swap, an UNLOCK a load and an AND.
 //!
-//! Tickets are 16 bits: at most one per image is outstanding (a LOCK of a lock the image holds
-//! is an error), and a job has at most 4096 images, so `next - serving` never wraps. Every
-//! compare-and-swap is on 4 bytes: Open MPI 4.1 crashes on 8-byte ones over shared memory
-//! (`transport/mpi/atomics.rs`).
+//! A waiter writes its entry, then counts itself in `state`. As in glibc's mutex, a waiter
+//! that finds the lock held sets the parked bit before it sleeps, and one that takes the lock
+//! while others are counted sets it too; an UNLOCK that clears a set parked bit wakes one
+//! waiter, taken in turn from the cursor on (all images of the team when more waiters than
+//! entries are counted). A holder that re-takes the lock before the woken waiter runs pays no
+//! wake-up until that waiter has parked again. Every compare-and-swap is on 4 bytes: Open MPI
+//! 4.1 crashes on 8-byte ones over shared memory (`transport/mpi/atomics.rs`).
 //!
-//! A holder that fails (FAIL IMAGE) never releases: the waiter next in line sees the failed
-//! owner, takes the lock over and releases it at once, and its LOCK reports the error
-//! (Fortran 2018 11.6.10: the lock becomes unlocked, STAT_UNLOCKED_FAILED_IMAGE).
+//! A holder that fails (FAIL IMAGE) never releases: the first waiter (or LOCK with
+//! ACQUIRED_LOCK=) that sees the failed holder names itself holder with a compare-and-swap,
+//! releases the lock at once, and its LOCK reports the error (Fortran 2018 11.6.10: the lock
+//! becomes unlocked, STAT_UNLOCKED_FAILED_IMAGE).
 //!
 //! A holder that stops (STOP, END PROGRAM) never releases either, and nothing in the standard
 //! unlocks a lock of a stopped image: the lock stays locked, so every LOCK that would have to
@@ -32,15 +42,27 @@ use crate::error::{
 };
 use crate::transport::control::status::{ERROR_STOPPED, FAILED, STOPPED};
 use crate::transport::{AtomicOp, Transport};
+use std::time::{Duration, Instant};
 
 /// Bytes per lock slot.
 pub const SLOT: usize = 128;
-const OWNER: usize = 4;
-const TABLE: usize = 8;
+const HEIR: usize = 4;
+const CURSOR: usize = 8;
+const TABLE: usize = 12;
 /// Waiter entries per slot.
-const WAITERS: usize = (SLOT - TABLE) / 4;
-/// One ticket: the next-ticket half of the lock word.
-const TICKET: u64 = 1 << 16;
+const ENTRIES: usize = (SLOT - TABLE) / 4;
+/// The holder's bits of `state` (1 + initial index: a job has at most 4096 images).
+const HOLDER: u64 = (1 << 13) - 1;
+/// The parked bit of `state`: a waiter may sleep, the next UNLOCK wakes one.
+const PARKED: u64 = 1 << 13;
+/// One registered waiter in `state`.
+const WAITER: u64 = 1 << 14;
+/// How long a waiter lets running images barge before it claims the next hand-off
+/// (parking_lot's eventual fairness uses about 0.5 ms too).
+const FAIR_AFTER: Duration = Duration::from_micros(500);
+// The table fills the slot; holder, parked bit and waiter count do not overlap.
+const _: () = assert!(TABLE + ENTRIES * 4 == SLOT);
+const _: () = assert!(HOLDER > 4096 && HOLDER < PARKED && PARKED < WAITER);
 
 /// Why a LOCK or UNLOCK did not do what was asked (delivered as the standard's stat values).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -76,25 +98,88 @@ impl LockStat {
     }
 }
 
-/// The lock word's halves: (next ticket, ticket being served).
-fn split(word: u64) -> (u16, u16) {
-    ((word >> 16) as u16, word as u16)
+/// 4-byte read of the word at `off` of the lock's image.
+fn load(tp: &dyn Transport, image: usize, off: usize) -> u64 {
+    tp.fetch_op(image, off, 4, AtomicOp::Load, 0)
 }
 
-/// The lock word with `serving` moved on by one, `next` unchanged.
-fn served_next(word: u64) -> u64 {
-    let (next, serving) = split(word);
-    (next as u64) << 16 | serving.wrapping_add(1) as u64
+/// Makes `me` the holder of the free lock whose state was `cur`, setting the parked bit with
+/// `park`; the state found (`cur` on success).
+fn take(tp: &dyn Transport, image: usize, slot: usize, cur: u64, me: u64, park: bool) -> u64 {
+    let new = cur | me | if park { PARKED } else { 0 };
+    tp.compare_swap(image, slot, 4, cur, new)
 }
 
-/// The waiter-table entry of `ticket` for `image` (0-based).
-fn entry_of(ticket: u16, image: usize) -> u64 {
-    (ticket as u64) << 16 | (image as u64 + 1)
+/// A registered waiter's attempt: takes the lock if it is free (setting the parked bit when
+/// other waiters are counted, so that its UNLOCK wakes one), else sets the parked bit so that
+/// the holder's UNLOCK wakes a waiter. Whether it took the lock.
+fn acquire_or_park(tp: &dyn Transport, image: usize, slot: usize, me: u64) -> bool {
+    let cur = load(tp, image, slot);
+    if cur & HOLDER == 0 {
+        return take(tp, image, slot, cur, me, cur / WAITER > 1) == cur;
+    }
+    if cur & PARKED == 0 {
+        // A failed swap (the lock was released meanwhile) is seen by the next poll.
+        tp.compare_swap(image, slot, 4, cur, cur | PARKED);
+    }
+    false
 }
 
-/// Offset of the waiter-table entry that `ticket` uses.
-fn entry_at(slot: usize, ticket: u16) -> usize {
-    slot + TABLE + (ticket as usize % WAITERS) * 4
+/// The failed holder (1 + index) of the lock at `(image, slot)`, if it is held by a failed
+/// image. One local load while no image has terminated.
+fn failed_holder(tp: &dyn Transport, image: usize, slot: usize) -> Option<u64> {
+    if news(tp) == 0 || load(tp, 0, JOB_FAILED) == 0 {
+        return None;
+    }
+    let holder = load(tp, image, slot) & HOLDER;
+    (holder != 0 && super::status::of(tp, holder as usize - 1) == FAILED).then_some(holder)
+}
+
+/// `Err` (STAT_STOPPED_IMAGE) if the lock at `(image, slot)` is held by a stopped image, which
+/// will never release it. One local load while no image has terminated.
+fn holder_stopped(tp: &dyn Transport, image: usize, slot: usize) -> CafResult<()> {
+    if news(tp) == 0 {
+        return Ok(());
+    }
+    let holder = (load(tp, image, slot) & HOLDER) as usize;
+    if holder == 0 || !matches!(super::status::of(tp, holder - 1), STOPPED | ERROR_STOPPED) {
+        return Ok(());
+    }
+    Err(CafError::Lock {
+        stat: STAT_STOPPED_IMAGE,
+        message: format!(
+            "the lock is held by image {holder}, which has stopped (lock variable on image {})",
+            image + 1
+        ),
+    })
+}
+
+/// Makes `me` the holder in place of `from`; whether it did (no other image got there first).
+fn replace_holder(tp: &dyn Transport, image: usize, slot: usize, from: u64, me: u64) -> bool {
+    let mut cur = load(tp, image, slot);
+    while cur & HOLDER == from {
+        match tp.compare_swap(image, slot, 4, cur, cur & !HOLDER | me) {
+            found if found == cur => return true,
+            found => cur = found,
+        }
+    }
+    false
+}
+
+/// How a waiting LOCK ended.
+enum Got {
+    /// It took the free lock, or the previous holder handed it over.
+    Lock,
+    /// It took the lock over from the failed holder.
+    TookOver,
+}
+
+/// Writes `me` into a free entry of the waiter table (from `me`'s own position on); the
+/// entry's offset, or `None` when every entry is taken.
+fn claim_entry(tp: &dyn Transport, image: usize, slot: usize, me: u64) -> Option<usize> {
+    (0..ENTRIES)
+        .map(|k| slot + TABLE + (me as usize + k) % ENTRIES * 4)
+        .find(|&at| tp.compare_swap(image, at, 4, 0, me) == 0)
 }
 
 /// Acquires the lock at `(image, slot)`. With `try_only`, returns `Ok(false)` instead of
@@ -109,151 +194,119 @@ pub fn lock(
     team: &Team,
 ) -> CafResult<bool> {
     let me = tp.this_image() as u64 + 1;
-    if tp.fetch_op(image, slot + OWNER, 4, AtomicOp::Load, 0) == me {
+    check_alive(tp, image)?;
+    let mut cur = take(tp, image, slot, 0, me, false);
+    if cur == 0 {
+        return Ok(true);
+    }
+    if cur & HOLDER == me {
         return Err(LockStat::Locked.into_error(image + 1));
     }
-    check_alive(tp, image)?;
-    if try_only {
-        let cur = tp.fetch_op(image, slot, 4, AtomicOp::Load, 0);
-        let (next, serving) = split(cur);
-        let queue = |cur: u64| {
-            tp.compare_swap(image, slot, 4, cur, cur.wrapping_add(TICKET) & 0xffff_ffff) == cur
-        };
-        if next != serving || !queue(cur) {
-            // Queue behind a failed holder only when nobody else waits for it.
-            if next == serving.wrapping_add(1) && holder_failed(tp, image, slot, next) && queue(cur)
-            {
-                return take_over(tp, image, slot, next, team);
-            }
-            return Ok(false);
-        }
-    } else {
-        let ticket = split(tp.fetch_op(image, slot, 4, AtomicOp::Add, TICKET)).0;
-        let served = || split(tp.fetch_op(image, slot, 4, AtomicOp::Load, 0)).1 == ticket;
-        if !served() {
-            let (at, entry) = (entry_at(slot, ticket), entry_of(ticket, tp.this_image()));
-            tp.fetch_op(image, at, 4, AtomicOp::Swap, entry);
-            let abandoned = w.block_remote(|| {
-                if served() {
-                    return Some(Ok(false));
-                }
-                if let Err(e) = check_alive(tp, image).and(holder_stopped(tp, image, slot)) {
-                    return Some(if served() { Ok(false) } else { Err(e) });
-                }
-                holder_failed(tp, image, slot, ticket).then_some(Ok(true))
-            })?;
-            if abandoned {
-                return take_over(tp, image, slot, ticket, team);
-            }
-        }
-    }
-    tp.fetch_op(image, slot + OWNER, 4, AtomicOp::Swap, me);
-    Ok(true)
-}
-
-/// `Err` (STAT_STOPPED_IMAGE) if the lock at `(image, slot)` is held by a stopped image, which
-/// will never release it. One local load while no image has terminated.
-fn holder_stopped(tp: &dyn Transport, image: usize, slot: usize) -> CafResult<()> {
-    if news(tp) == 0 {
-        return Ok(());
-    }
-    let owner = tp.fetch_op(image, slot + OWNER, 4, AtomicOp::Load, 0) as usize;
-    if owner == 0 || !matches!(super::status::of(tp, owner - 1), STOPPED | ERROR_STOPPED) {
-        return Ok(());
-    }
-    Err(CafError::Lock {
-        stat: STAT_STOPPED_IMAGE,
-        message: format!(
-            "the lock is held by image {owner}, which has stopped (lock variable on image {})",
-            image + 1
-        ),
-    })
-}
-
-/// Whether the lock at `(image, slot)` is held by a failed image and `ticket` is next in line.
-/// One local load while no image has terminated.
-fn holder_failed(tp: &dyn Transport, image: usize, slot: usize, ticket: u16) -> bool {
-    if news(tp) == 0 || tp.fetch_op(0, JOB_FAILED, 4, AtomicOp::Load, 0) == 0 {
-        return false;
-    }
-    let serving = split(tp.fetch_op(image, slot, 4, AtomicOp::Load, 0)).1;
-    let owner = tp.fetch_op(image, slot + OWNER, 4, AtomicOp::Load, 0) as usize;
-    serving.wrapping_add(1) == ticket && owner != 0 && super::status::of(tp, owner - 1) == FAILED
-}
-
-/// Serves `ticket` in place of the failed holder, then releases the lock at once: it becomes
-/// unlocked and this LOCK reports [`LockStat::UnlockedFailedImage`].
-fn take_over(
-    tp: &dyn Transport,
-    image: usize,
-    slot: usize,
-    ticket: u16,
-    team: &Team,
-) -> CafResult<bool> {
-    // Owner first: once it no longer names the failed image, the waiter behind this one cannot
-    // mistake itself for the next in line when `serving` moves.
-    let me = tp.this_image() as u64 + 1;
-    tp.fetch_op(image, slot + OWNER, 4, AtomicOp::Swap, me);
-    let mut cur = tp.fetch_op(image, slot, 4, AtomicOp::Load, 0);
-    // Only the next in line gets here, and nobody else moves `serving` while the holder is
-    // failed; other images may still take tickets (the high half).
-    while split(cur).1.wrapping_add(1) == ticket {
-        match tp.compare_swap(image, slot, 4, cur, served_next(cur)) {
-            found if found == cur => break,
+    while cur & HOLDER == 0 {
+        match take(tp, image, slot, cur, me, false) {
+            found if found == cur => return Ok(true),
             found => cur = found,
         }
     }
+    if try_only {
+        return match failed_holder(tp, image, slot) {
+            Some(f) if replace_holder(tp, image, slot, f, me) => {
+                release_failed(tp, image, slot, team)
+            }
+            _ => Ok(false),
+        };
+    }
+    let mut entry = claim_entry(tp, image, slot, me);
+    tp.fetch_op(image, slot, 4, AtomicOp::Add, WAITER);
+    let (since, mut heir) = (Instant::now(), false);
+    let got = w.block_remote(|| {
+        if heir && load(tp, image, slot) & HOLDER == me {
+            return Some(Ok(Got::Lock));
+        }
+        if acquire_or_park(tp, image, slot, me) {
+            return Some(Ok(Got::Lock));
+        }
+        if let Err(e) = check_alive(tp, image).and(holder_stopped(tp, image, slot)) {
+            return Some(Err(e));
+        }
+        if let Some(f) = failed_holder(tp, image, slot) {
+            if replace_holder(tp, image, slot, f, me) {
+                return Some(Ok(Got::TookOver));
+            }
+        }
+        if entry.is_none() {
+            entry = claim_entry(tp, image, slot, me);
+        }
+        if !heir && since.elapsed() >= FAIR_AFTER {
+            heir = tp.compare_swap(image, slot + HEIR, 4, 0, me) == 0;
+        }
+        None
+    });
+    if let Some(at) = entry {
+        tp.fetch_op(image, at, 4, AtomicOp::Swap, 0);
+    }
+    tp.fetch_op(
+        image,
+        slot,
+        4,
+        AtomicOp::Add,
+        0u32.wrapping_sub(WAITER as u32) as u64,
+    );
+    if heir {
+        // A hand-off cleared `heir`; otherwise this image (holding the lock, or giving up) is
+        // the only one that could.
+        tp.compare_swap(image, slot + HEIR, 4, me, 0);
+    }
+    match got? {
+        Got::Lock => Ok(true),
+        Got::TookOver => release_failed(tp, image, slot, team),
+    }
+}
+
+/// Releases the lock this image took over from a failed holder: it becomes unlocked and this
+/// LOCK reports [`LockStat::UnlockedFailedImage`].
+fn release_failed(tp: &dyn Transport, image: usize, slot: usize, team: &Team) -> CafResult<bool> {
     unlock(tp, image, slot, team)?;
     Err(LockStat::UnlockedFailedImage.into_error(image + 1))
 }
 
-/// Releases the lock at `(image, slot)` and wakes the next waiter.
+/// Releases the lock at `(image, slot)`: hands it to the heir if a waiter claimed the
+/// hand-off, else frees it and wakes one waiter if one parked.
 pub fn unlock(tp: &dyn Transport, image: usize, slot: usize, team: &Team) -> CafResult<()> {
     let me = tp.this_image() as u64 + 1;
-    match tp.fetch_op(image, slot + OWNER, 4, AtomicOp::Load, 0) {
+    match load(tp, image, slot) & HOLDER {
         0 => return Err(LockStat::Unlocked.into_error(image + 1)),
-        o if o != me => return Err(LockStat::LockedOtherImage.into_error(image + 1)),
+        h if h != me => return Err(LockStat::LockedOtherImage.into_error(image + 1)),
         _ => {}
     }
-    tp.fetch_op(image, slot + OWNER, 4, AtomicOp::Swap, 0);
-    let mut cur = tp.fetch_op(image, slot, 4, AtomicOp::Load, 0);
-    loop {
-        match tp.compare_swap(image, slot, 4, cur, served_next(cur)) {
-            found if found == cur => break,
-            found => cur = found,
+    if load(tp, image, slot + HEIR) != 0 {
+        let heir = tp.fetch_op(image, slot + HEIR, 4, AtomicOp::Swap, 0);
+        if heir != 0 && replace_holder(tp, image, slot, me, heir) {
+            tp.alert(heir as usize - 1);
+            return Ok(());
         }
     }
-    let (next, serving) = split(cur);
-    let successor = serving.wrapping_add(1);
-    if next == successor {
+    let state = tp.fetch_op(
+        image,
+        slot,
+        4,
+        AtomicOp::And,
+        !(HOLDER | PARKED) & 0xffff_ffff,
+    );
+    let waiters = (state / WAITER) as usize;
+    if state & PARKED == 0 || waiters == 0 {
         return Ok(());
     }
-    let entry = tp.fetch_op(image, entry_at(slot, successor), 4, AtomicOp::Load, 0);
-    if (entry >> 16) as u16 == successor {
-        tp.alert((entry as u16 - 1) as usize);
-    } else {
+    if waiters > ENTRIES {
         team.members.iter().for_each(|&j| tp.alert(j));
+        return Ok(());
+    }
+    let start = tp.fetch_op(image, slot + CURSOR, 4, AtomicOp::Add, 1) as usize;
+    let woken = (0..ENTRIES)
+        .map(|k| load(tp, image, slot + TABLE + (start + k) % ENTRIES * 4))
+        .find(|&e| e != 0);
+    if let Some(e) = woken {
+        tp.alert(e as usize - 1);
     }
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn serving_wraps_without_touching_next() {
-        let w = 7u64 << 16 | 0xffff;
-        assert_eq!(split(served_next(w)), (7, 0));
-        assert_eq!(split((0xffff_0003 + TICKET) & 0xffff_ffff), (0, 3));
-    }
-
-    #[test]
-    fn table_entries_name_ticket_and_image() {
-        let e = entry_of(0xfffe, 4095);
-        assert_eq!(((e >> 16) as u16, e as u16 - 1), (0xfffe, 4095));
-        assert!(e <= u32::MAX as u64);
-        assert_eq!(entry_at(1024, WAITERS as u16 + 2), 1024 + TABLE + 8);
-        assert!(entry_at(0, WAITERS as u16 - 1) + 4 <= SLOT);
-    }
 }

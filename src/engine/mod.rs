@@ -25,3 +25,4 @@ pub mod team;
 pub mod transfer;
 pub mod types;
 pub mod wait;
+mod yield_gate;

@@ -12,6 +12,7 @@
 
 use super::stats::Stats;
 use super::status::news;
+use super::yield_gate::YieldGate;
 use crate::error::CafResult;
 use crate::transport::control::{Header, JobBlock};
 use crate::transport::doorbell::{Bell, OsFutex};
@@ -19,7 +20,8 @@ use crate::transport::Transport;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
-/// How long a wait polls with `sched_yield` after spinning and before it sleeps.
+/// How long a wait polls with `sched_yield` after spinning and before it sleeps (while its
+/// [`YieldGate`] is open).
 const YIELD_FOR: Duration = Duration::from_micros(50);
 /// Upper bound on one sleep; waits re-check their condition (and job abort) at least this often.
 const NAP: Duration = Duration::from_millis(100);
@@ -35,6 +37,9 @@ const MAX_POLL_NAP: Duration = Duration::from_millis(1);
 /// (transports with a job-wide abort), before aborting the job too.
 const FOLLOW_GRACE: Duration = Duration::from_millis(500);
 
+/// Polls of a wait before it sleeps while the [`YieldGate`] is closed (outside load).
+const LOADED_SPIN: u32 = 256;
+
 /// Polls between two `sched_yield` calls while spinning.
 const YIELD_EVERY: u32 = 64;
 
@@ -46,6 +51,8 @@ pub struct Waiter {
     job: Option<&'static JobBlock>,
     tp: &'static dyn Transport,
     spin: u32,
+    /// Whether spinning and yielding pay now (no outside load).
+    gate: YieldGate,
     /// This image's statistics (wait times are added to them).
     pub stats: &'static Stats,
 }
@@ -65,6 +72,7 @@ impl Waiter {
             job,
             tp,
             spin,
+            gate: YieldGate::new(),
             stats,
         }
     }
@@ -101,7 +109,9 @@ impl Waiter {
     }
 
     /// Calls `poll` until it yields a result. Between polls, spins up to the configured count,
-    /// then yields the core for up to [`YIELD_FOR`], then sleeps until the doorbell rings. If
+    /// then yields the core for up to [`YIELD_FOR`], then sleeps until the doorbell rings;
+    /// once a yield proved slow (outside load, [`YieldGate`]), it sleeps after at most
+    /// [`LOADED_SPIN`] polls. If
     /// another image starts error termination while this one waits, this image ends with that
     /// exit code. With statistics on, the time is added to the current wait kind
     /// ([`Stats::during`]).
@@ -163,30 +173,18 @@ impl Waiter {
         if !self.tp.can_wake() {
             return self.poll_with_naps(poll, remote);
         }
-        for i in 0..self.spin {
-            if let Some(r) = poll() {
-                return r;
-            }
-            if i % YIELD_EVERY == YIELD_EVERY - 1 {
-                // The image this one waits for may be queued on this very core (other load,
-                // or more runnable processes than cores): let it run instead of spinning out
-                // the time slice.
-                std::thread::yield_now();
-            } else {
+        let early = if self.gate.open() {
+            self.spin_and_yield(&mut poll)
+        } else {
+            // Outside load: a few polls catch a partner running on another core at the same
+            // time; no yield, and no longer spin that would use up this image's share.
+            (0..self.spin.min(LOADED_SPIN)).find_map(|_| {
                 std::hint::spin_loop();
-            }
-        }
-        // Then poll with sched_yield for a bounded time: the awaited image is often about to
-        // run (or needs this core to); only a long wait pays for a futex sleep and wake-up.
-        let until = Instant::now() + YIELD_FOR;
-        loop {
-            if let Some(r) = poll() {
-                return r;
-            }
-            std::thread::yield_now();
-            if Instant::now() >= until {
-                break;
-            }
+                poll()
+            })
+        };
+        if let Some(r) = early {
+            return r;
         }
         let bell = Bell {
             seq: &self.header.bell,
@@ -206,6 +204,40 @@ impl Waiter {
             });
             if let Some(r) = found {
                 return r;
+            }
+        }
+    }
+
+    /// The polling phases of a wait before it sleeps: up to the configured count of spins,
+    /// then `sched_yield` for up to [`YIELD_FOR`]. Returns `None` when the wait should sleep,
+    /// early when a yield was slow.
+    fn spin_and_yield<T>(
+        &self,
+        poll: &mut impl FnMut() -> Option<CafResult<T>>,
+    ) -> Option<CafResult<T>> {
+        for i in 0..self.spin {
+            if let Some(r) = poll() {
+                return Some(r);
+            }
+            if i % YIELD_EVERY == YIELD_EVERY - 1 {
+                // The image this one waits for may be queued on this very core (more runnable
+                // images than cores): let it run instead of spinning out the time slice.
+                if !self.gate.yield_now() {
+                    return None;
+                }
+            } else {
+                std::hint::spin_loop();
+            }
+        }
+        // Then poll with sched_yield for a bounded time: the awaited image is often about to
+        // run (or needs this core to); only a long wait pays for a futex sleep and wake-up.
+        let until = Instant::now() + YIELD_FOR;
+        loop {
+            if let Some(r) = poll() {
+                return Some(r);
+            }
+            if !self.gate.yield_now() || Instant::now() >= until {
+                return None;
             }
         }
     }

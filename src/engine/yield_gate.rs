@@ -1,0 +1,157 @@
+//! Whether handing the core over with `sched_yield` pays on this machine right now.
+//!
+//! A yield is cheap when the only other runnable processes are images of this job that poll
+//! briefly (more images than CPUs on an idle machine): the core comes back within
+//! microseconds. With CPU-bound processes beside the job (outside load), the scheduler may
+//! give the core to one of them for its whole slice (about 1.6 ms per wait measured under
+//! CFS/EEVDF), while a futex sleeper is woken with preemption as soon as a poster rings. So a
+//! wait times its yields. A yield that kept the image off the core for longer than
+//! [`SLOW_YIELD`] ends that wait's polling (it sleeps) and adds 2 to a score, a fast one takes
+//! 1 off; at [`CLOSE_AT`] (two slow yields not outweighed by fast ones: CPU-bound neighbours,
+//! not the occasional slice of a background process, after which yields are mostly fast again
+//! and cheaper than a futex wake-up) waits neither spin nor yield but sleep at once, for a
+//! pause that doubles (from [`PAUSE_MIN`] up to [`PAUSE_MAX`]) while the probes after each
+//! pause are slow again.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+/// A yield that took longer than this handed the core to a process that ran on.
+const SLOW_YIELD: Duration = Duration::from_micros(100);
+/// The score at which the gate closes.
+const CLOSE_AT: u64 = 4;
+/// The first pause of yielding after the gate closed.
+const PAUSE_MIN: Duration = Duration::from_millis(10);
+/// The longest pause: a probe (one slow yield, about one time slice) per pause costs at most
+/// a fraction of a percent, and the machine is re-checked this often once the load is gone.
+const PAUSE_MAX: Duration = Duration::from_secs(1);
+
+/// This image's record of how its recent yields went.
+pub struct YieldGate {
+    epoch: Instant,
+    /// Nanoseconds after `epoch` until which waits sleep at once (0: yielding is fine).
+    closed_until: AtomicU64,
+    /// The current pause, in nanoseconds.
+    pause: AtomicU64,
+    /// +2 per slow yield, -1 per fast one (not below 0).
+    score: AtomicU64,
+}
+
+impl YieldGate {
+    /// A gate that is open (yields allowed) until a yield proves slow.
+    pub fn new() -> YieldGate {
+        YieldGate {
+            epoch: Instant::now(),
+            closed_until: AtomicU64::new(0),
+            pause: AtomicU64::new(PAUSE_MIN.as_nanos() as u64),
+            score: AtomicU64::new(0),
+        }
+    }
+
+    fn now(&self) -> u64 {
+        self.epoch.elapsed().as_nanos() as u64
+    }
+
+    /// Whether waits may spin and yield (false: the machine is oversubscribed, sleep at once).
+    pub fn open(&self) -> bool {
+        let until = self.closed_until.load(Ordering::Relaxed);
+        until == 0 || self.now() >= until
+    }
+
+    /// Yields the core once if the gate is open, timing the yield; returns false (without
+    /// yielding) when the gate is closed or this yield closed it.
+    pub fn yield_now(&self) -> bool {
+        if !self.open() {
+            return false;
+        }
+        let t0 = self.now();
+        std::thread::yield_now();
+        self.record(t0, self.now())
+    }
+
+    /// Records a yield from `t0` to `t1` (nanoseconds after the epoch); returns whether it
+    /// was fast. A fast one lowers the score, and reopens the gate for good after a pause and
+    /// resets the pause; a slow one raises the score, and at [`CLOSE_AT`] closes the gate for
+    /// the pause and doubles the next.
+    fn record(&self, t0: u64, t1: u64) -> bool {
+        let score = self.score.load(Ordering::Relaxed);
+        if t1 - t0 <= SLOW_YIELD.as_nanos() as u64 {
+            self.score.store(score.saturating_sub(1), Ordering::Relaxed);
+            if self.closed_until.load(Ordering::Relaxed) != 0 {
+                self.closed_until.store(0, Ordering::Relaxed);
+                self.pause
+                    .store(PAUSE_MIN.as_nanos() as u64, Ordering::Relaxed);
+            }
+            return true;
+        }
+        if score + 2 < CLOSE_AT {
+            self.score.store(score + 2, Ordering::Relaxed);
+            return false;
+        }
+        self.score.store(0, Ordering::Relaxed);
+        let pause = self.pause.load(Ordering::Relaxed);
+        self.closed_until.store(t1 + pause, Ordering::Relaxed);
+        let next = (pause * 2).min(PAUSE_MAX.as_nanos() as u64);
+        self.pause.store(next, Ordering::Relaxed);
+        false
+    }
+}
+
+impl Default for YieldGate {
+    fn default() -> Self {
+        YieldGate::new()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MS: u64 = 1_000_000;
+
+    #[test]
+    fn fast_yields_outweigh_an_occasional_slow_one() {
+        let g = YieldGate::new();
+        for _ in 0..10 {
+            assert!(!g.record(0, MS));
+            assert!(g.record(0, 0) && g.record(0, 0));
+        }
+        assert!(g.open());
+    }
+
+    #[test]
+    fn a_fresh_gate_is_open() {
+        assert!(YieldGate::new().open());
+    }
+
+    #[test]
+    fn slow_yields_close_the_gate_for_doubling_pauses_and_a_fast_one_resets() {
+        let g = YieldGate::new();
+        assert!(g.record(0, MS / 100));
+        assert!(!g.record(0, MS));
+        assert!(g.open(), "one slow yield does not close the gate");
+        assert!(!g.record(0, MS));
+        assert_eq!(g.closed_until.load(Ordering::Relaxed), MS + 10 * MS);
+        assert!(!g.record(20 * MS, 21 * MS));
+        assert!(!g.record(20 * MS, 21 * MS));
+        assert_eq!(g.closed_until.load(Ordering::Relaxed), 21 * MS + 20 * MS);
+        for _ in 0..40 {
+            g.record(0, MS);
+        }
+        assert_eq!(g.pause.load(Ordering::Relaxed), PAUSE_MAX.as_nanos() as u64);
+        assert!(g.record(0, 0));
+        assert_eq!(g.closed_until.load(Ordering::Relaxed), 0);
+        assert_eq!(g.pause.load(Ordering::Relaxed), PAUSE_MIN.as_nanos() as u64);
+    }
+
+    #[test]
+    fn a_closed_gate_refuses_to_yield_and_reopens_after_its_pause() {
+        let g = YieldGate::new();
+        g.closed_until
+            .store(g.now() + 60_000 * MS, Ordering::Relaxed);
+        assert!(!g.open());
+        assert!(!g.yield_now());
+        g.closed_until.store(1, Ordering::Relaxed);
+        assert!(g.open());
+    }
+}
