@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # A Debian sid chroot with gfortran 14, 15 and 16 and GCC 16's libcaf_shmem, for testing ferrocaf
-# with the compilers newer distributions ship (docs/ARCHITECTURE.md, "ABI generations").
+# with the compilers newer distributions ship (docs/ARCHITECTURE.md, "ABI generations"), and Open
+# MPI, gcc and libclang for building ferrocaf with `--features mpi` inside it (test_sid_mpi.sh).
 #
 #   scripts/sid.sh ensure          make the chroot if it is missing, mount what it needs
 #   scripts/sid.sh run CMD...      run CMD inside it (same working directory, same PATH + gfortrans)
@@ -13,7 +14,7 @@
 set -euo pipefail
 REPO="$(cd "$(dirname "$0")/.." && pwd)"
 SID="${FERROCAF_SID:-/var/tmp/ferrocaf-sid}"
-PACKAGES=gfortran-14,gfortran-15,gfortran-16,libgfortran-16-dev,binutils,cmake,make,pkg-config,fortran-fpm
+PACKAGES=gfortran-14,gfortran-15,gfortran-16,libgfortran-16-dev,binutils,cmake,make,pkg-config,fortran-fpm,gcc,libopenmpi-dev,openmpi-bin,libclang-dev
 
 # Prints the first Debian archive URI of the apt sources (one-line or deb822 format).
 mirror() {
@@ -102,16 +103,20 @@ ensure() {
             exit 1
         }
         mv "$SID.part" "$SID"
-        echo "$PACKAGES" >"$SID/.ferrocaf-packages"
     fi
     mount_all
-    # A chroot made by an older version of this script gets the packages added since.
-    if [ "$(cat "$SID/.ferrocaf-packages" 2>/dev/null)" != "$PACKAGES" ]; then
+    # A chroot made by an older version of this script gets the packages added since (asked of
+    # its dpkg: several worktrees with different versions of this script share one chroot).
+    local want have
+    want="$(echo "${PACKAGES//,/ }" | wc -w)"
+    # shellcheck disable=SC2086
+    have="$(chroot "$SID" dpkg-query -W -f='${Status}\n' ${PACKAGES//,/ } 2>/dev/null \
+        | grep -c 'install ok installed' || true)"
+    if [ "$have" -ne "$want" ]; then
         echo "installing ${PACKAGES//,/ } in $SID" >&2
         chroot "$SID" apt-get -qq -o Acquire::Check-Valid-Until=false update >&2
         # shellcheck disable=SC2086
         chroot "$SID" env DEBIAN_FRONTEND=noninteractive apt-get -qq install -y ${PACKAGES//,/ } >&2
-        echo "$PACKAGES" >"$SID/.ferrocaf-packages"
     fi
 }
 

@@ -234,9 +234,9 @@ fn run_test(suite: &Suite, src: &Path, tx: &mpsc::Sender<Report>) {
     let missing = header
         .requires
         .iter()
-        .find(|c| suite.launcher.is_some() && launcher::missing(c));
+        .find(|c| launcher::missing(c, suite.launcher.is_some()));
     if let Some(cap) = missing {
-        println!("{name} ... skipped: requires {cap}, which FERROCAF_TEST_LAUNCHER lacks");
+        println!("{name} ... skipped: requires {cap}, which this run lacks");
         return;
     }
     if let Some(cond) = header.compiler_excluded(suite.gfortran) {
@@ -260,6 +260,15 @@ fn run_test(suite: &Suite, src: &Path, tx: &mpsc::Sender<Report>) {
             return;
         }
     };
+    if !header.requires.iter().any(|c| c == "rma-only")
+        && launcher::missing("shared-window", suite.launcher.is_some())
+        && launcher::uses_accessors(&exe)
+    {
+        println!(
+            "{name} ... skipped: its GCC 15+ accessors require shared-window, which this run lacks"
+        );
+        return;
+    }
     let (images, over): (Vec<usize>, Vec<usize>) = header
         .images
         .iter()

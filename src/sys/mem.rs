@@ -115,3 +115,64 @@ pub fn thread_stack() -> Option<(usize, usize)> {
     };
     ok.then(|| (base as usize, base as usize + size))
 }
+
+/// Reserves `len` bytes of address space (no access, no memory) at an address of the kernel's
+/// choice, or exactly at `at` when given (failing if any page of that range is in use).
+pub fn reserve(at: Option<usize>, len: usize) -> io::Result<usize> {
+    let (addr, fixed) = match at {
+        Some(a) => (a as *mut libc::c_void, libc::MAP_FIXED_NOREPLACE),
+        None => (std::ptr::null_mut(), 0),
+    };
+    // SAFETY: an inaccessible anonymous mapping that never replaces an existing one.
+    let p = unsafe {
+        libc::mmap(
+            addr,
+            len,
+            libc::PROT_NONE,
+            libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE | fixed,
+            -1,
+            0,
+        )
+    };
+    if p == libc::MAP_FAILED {
+        return Err(io::Error::last_os_error());
+    }
+    if at.is_some_and(|a| a != p as usize) {
+        // SAFETY: `p` is the mapping just created, referenced by nothing.
+        unsafe { libc::munmap(p, len) };
+        return Err(io::Error::from_raw_os_error(libc::EEXIST));
+    }
+    Ok(p as usize)
+}
+
+/// Unmaps `[addr, addr+len)`.
+///
+/// # Safety
+/// Nothing may use the range afterwards: it must be a reservation or alias made by this module.
+pub unsafe fn unmap(addr: usize, len: usize) {
+    // SAFETY: guaranteed by the caller.
+    unsafe { libc::munmap(addr as *mut libc::c_void, len) };
+}
+
+/// Maps the `len` bytes of the shared mapping at `from` a second time at exactly `to` (the same
+/// pages, both views stay valid: `mremap` with an old size of 0).
+///
+/// # Safety
+/// `from` is page-aligned inside a shared mapping whose file has `len` bytes from there on;
+/// `[to, to+len)` is a reservation made by [`reserve`] (it is replaced).
+pub unsafe fn alias_at(from: usize, len: usize, to: usize) -> io::Result<()> {
+    // SAFETY: guaranteed by the caller; MREMAP_FIXED replaces only the caller's reservation.
+    let p = unsafe {
+        libc::mremap(
+            from as *mut libc::c_void,
+            0,
+            len,
+            libc::MREMAP_MAYMOVE | libc::MREMAP_FIXED,
+            to as *mut libc::c_void,
+        )
+    };
+    if p == libc::MAP_FAILED {
+        return Err(io::Error::last_os_error());
+    }
+    Ok(())
+}

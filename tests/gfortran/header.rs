@@ -19,7 +19,9 @@
 //! ! test: requires supervisor   needs ferrocaf's own launcher (skipped under
 //!                               FERROCAF_TEST_LAUNCHER, see launcher.rs)
 //! ! test: requires shared-window  needs on-node images to share memory (skipped under the
-//!                               launcher when FERROCAF_MPI_SHM=0)
+//!                               launcher when FERROCAF_MPI_SHM=0; implied for programs
+//!                               compiled with GCC 15+ accessors, unless they say rma-only)
+//! ! test: requires rma-only     runs only under the launcher with FERROCAF_MPI_SHM=0
 //! ! test: gfortran >= 15        run only when the gfortran on PATH has this major version
 //!                               (`>=`, `<=`, `==`, `!=`; repeatable, all must hold): for
 //!                               programs only some compilers compile right (docs/ARCHITECTURE.md,
@@ -219,7 +221,7 @@ fn apply(h: &mut Header, directive: &str) -> Result<(), String> {
             h.counts.push((times, text.trim().to_string()));
         }
         "forbid" => h.forbid.push(rest.to_string()),
-        "requires" if ["supervisor", "shared-window"].contains(&rest) => {
+        "requires" if ["supervisor", "shared-window", "rma-only"].contains(&rest) => {
             h.requires.push(rest.to_string())
         }
         "requires" => {

@@ -1,7 +1,8 @@
 //! FERROCAF_TEST_LAUNCHER: runs every test program through an external launcher instead of
 //! ferrocaf's own supervisor, e.g. `mpirun --oversubscribe -n {n}` for the MPI transport
 //! (`{n}` is replaced by the image count). Tests that need a capability the launched
-//! transport lacks say so in their header (`! test: requires supervisor`) and are skipped, by name.
+//! transport lacks say so in their header (`! test: requires supervisor`) and are skipped, by name;
+//! so are programs with GCC 15+ accessors when the images do not share memory.
 
 use std::path::Path;
 use std::process::Command;
@@ -27,16 +28,27 @@ pub fn max_images() -> Result<Option<usize>, String> {
     }
 }
 
-/// Capabilities a test may require that a launched (MPI) job does not have: `supervisor`,
-/// ferrocaf's own launcher (its messages about killed images, and an exit with a non-zero STOP
-/// code that nobody reports); `shared-window`, images on one node sharing their memory, which
-/// a job run with FERROCAF_MPI_SHM=0 (one-sided RMA only) lacks.
-pub fn missing(capability: &str) -> bool {
+/// Whether a run lacks a capability a test requires: `supervisor`, ferrocaf's own launcher
+/// (its messages about killed images, and an exit with a non-zero STOP code that nobody
+/// reports), which a `launched` (MPI) job lacks; `shared-window`, images on one node sharing
+/// their memory, which a launched job with FERROCAF_MPI_SHM=0 (one-sided RMA only) lacks;
+/// `rma-only`, images that do not map each other's memory: only such a job has it.
+pub fn missing(capability: &str, launched: bool) -> bool {
+    let rma_only = launched && std::env::var("FERROCAF_MPI_SHM").is_ok_and(|v| v == "0");
     match capability {
-        "supervisor" => true,
-        "shared-window" => std::env::var("FERROCAF_MPI_SHM").is_ok_and(|v| v == "0"),
+        "supervisor" => launched,
+        "shared-window" => rma_only,
+        "rma-only" => !rma_only,
         _ => false,
     }
+}
+
+/// Whether `exe` was compiled with GCC 15+ accessors for coindexed references (it registers
+/// them at start: its dynamic symbols name `_gfortran_caf_register_accessor`). They run only
+/// where the target's memory is mapped, so such a program requires `shared-window`.
+pub fn uses_accessors(exe: &Path) -> bool {
+    let needle = b"_gfortran_caf_register_accessor";
+    std::fs::read(exe).is_ok_and(|b| b.windows(needle.len()).any(|w| w == needle))
 }
 
 /// The command running `exe` on `n` images: directly (the program supervises itself), or

@@ -117,8 +117,10 @@ pub(super) unsafe fn resolve(
     }
     let addr = rt.tp.direct(j, t.offset).ok_or_else(|| {
         CafError::InvalidArgument(format!(
-            "coindexed access to an off-node image ({}) needs gfortran 14 or older: GCC 15+ \
-             accessors run only where the target's memory is mapped",
+            "coindexed access to image {}, whose memory is not mapped in this process (another \
+             node, or FERROCAF_MPI_SHM=0): GCC 15+ accessors run only where the target's memory \
+             is mapped (running them on the owner is not implemented); use the shared window on \
+             one node, or gfortran 14 or older",
             j + 1
         ))
     })?;

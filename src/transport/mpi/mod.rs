@@ -30,6 +30,7 @@
 mod atomics;
 mod note;
 mod osc;
+mod symmetric;
 mod tune;
 mod types;
 mod world;

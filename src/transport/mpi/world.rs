@@ -111,7 +111,10 @@ impl World {
         };
         w.mapped[rank] = Some(raw);
         w.exchange_shifts(raw, raw.next_multiple_of(ALIGN) - raw);
-        let base = raw + w.shift[rank];
+        if shm {
+            w.same_addresses(seg);
+        }
+        let base = w.mapped[rank].expect("own segment");
         // SAFETY: the window's first `ctrl` bytes are this image's own, not yet shared with
         // anyone: peers touch them only after the barrier below.
         unsafe {
@@ -151,6 +154,36 @@ impl World {
         for (a, s) in self.mapped.iter_mut().zip(&self.shift) {
             *a = a.map(|a| a + s);
         }
+    }
+
+    /// Maps this node's segments at the same address in every process of the node
+    /// (`symmetric.rs`) unless MPI already did, and tells every image where each image's
+    /// segment now is in its owner's process.
+    fn same_addresses(&mut self, seg: usize) {
+        let here = |w: &World| (0..w.size).all(|k| w.mapped[k].is_none_or(|a| a == w.home[k]));
+        let mut node = split_node();
+        let already = here(self);
+        super::symmetric::remap(node, &mut self.mapped, seg, already);
+        // SAFETY: the node communicator is no longer needed.
+        unsafe { check(m::MPI_Comm_free(&mut node), "MPI_Comm_free") };
+        let me = self.mapped[self.rank].expect("own segment") as u64;
+        let mut all = vec![0u64; self.size];
+        // SAFETY: one u64 sent, one per rank received into a buffer of that length.
+        unsafe {
+            check(
+                m::MPI_Allgather(
+                    (&me as *const u64).cast(),
+                    1,
+                    m::RSMPI_UINT64_T,
+                    all.as_mut_ptr().cast(),
+                    1,
+                    m::RSMPI_UINT64_T,
+                    m::RSMPI_COMM_WORLD,
+                ),
+                "MPI_Allgather",
+            )
+        };
+        self.home = all.into_iter().map(|a| a as usize).collect();
     }
 
     /// `MPI_Win_allocate` over all ranks; returns this rank's base address.
