@@ -3,7 +3,7 @@
 
 use super::guard::{call, inside};
 use super::table::function;
-use super::target::{caller_token, resolve};
+use super::target::{caller_token, resolve, Target};
 use super::Getter;
 use crate::abi::descriptor::GfcDescriptor;
 use crate::abi::errors::finish;
@@ -19,6 +19,62 @@ pub(super) fn bytes_of(d: &GfcDescriptor) -> usize {
         let g = d.dim_at(k);
         b * (g.ubound - g.lbound + 1).max(0) as usize
     })
+}
+
+/// Calls getter `f` for the object at `target` into `dst`, with `src_desc`'s base address
+/// swapped for the target's copy during the call (the object's address itself when there is no
+/// descriptor) and restored after; the getter's `free_buffer` flag.
+///
+/// # Safety
+/// `src_desc` is null or a valid descriptor; `dst`, `add_data` and the lengths are what the
+/// getter's convention expects (as gfortran passes them).
+#[allow(clippy::too_many_arguments)] // one per getter argument
+pub(super) unsafe fn run_getter(
+    rt: &Runtime,
+    f: Getter,
+    target: &Target,
+    src_desc: *mut GfcDescriptor,
+    dst: *mut c_void,
+    add_data: *mut c_void,
+    add_data_size: usize,
+    dst_charlen: *mut usize,
+    src_charlen: *const usize,
+) -> i32 {
+    let cb = caller_token(add_data, add_data_size);
+    let caller = (rt.team.rank + 1) as c_int;
+    let mut free_buffer = 0i32;
+    let (src, old_src) = if src_desc.is_null() {
+        (target.addr as *mut c_void, std::ptr::null_mut())
+    } else {
+        // SAFETY: a valid descriptor (caller's guarantee); its base address is swapped for the
+        // target's copy during the call and restored after.
+        unsafe {
+            let old = (*src_desc).base_addr;
+            (*src_desc).base_addr = target.addr as *mut c_void;
+            (src_desc.cast::<c_void>(), old)
+        }
+    };
+    call(target.image, || {
+        // SAFETY: the getter's own convention; every pointer is live for the call.
+        unsafe {
+            f(
+                add_data,
+                &caller,
+                dst,
+                &mut free_buffer,
+                src,
+                &cb as *const _ as CafToken,
+                0,
+                dst_charlen,
+                src_charlen,
+            )
+        }
+    });
+    if !src_desc.is_null() {
+        // SAFETY: restores the caller's descriptor.
+        unsafe { (*src_desc).base_addr = old_src };
+    }
+    free_buffer
 }
 
 /// Runs getter `index` on image `image`'s object of `token` into `dst` (the destination
@@ -48,20 +104,6 @@ unsafe fn get(
     let f: Getter = unsafe { std::mem::transmute::<usize, Getter>(function(index)?) };
     // SAFETY: forwarded from the caller.
     let target = unsafe { resolve(rt, token, image, team, team_number) }?;
-    let cb = caller_token(add_data, add_data_size);
-    let caller = (rt.team.rank + 1) as c_int;
-    let mut free_buffer = 0i32;
-    let (src, old_src) = if src_desc.is_null() {
-        (target.addr as *mut c_void, std::ptr::null_mut())
-    } else {
-        // SAFETY: a valid descriptor (caller's guarantee); its base address is swapped for the
-        // target's copy during the call and restored after.
-        unsafe {
-            let old = (*src_desc).base_addr;
-            (*src_desc).base_addr = target.addr as *mut c_void;
-            (src_desc.cast::<c_void>(), old)
-        }
-    };
     let dst: *mut c_void = if dst_desc.is_null() {
         dst_data.cast()
     } else {
@@ -80,26 +122,20 @@ unsafe fn get(
     } else {
         std::ptr::null_mut()
     };
-    call(target.image, || {
-        // SAFETY: the getter's own convention; every pointer is live for the call.
-        unsafe {
-            f(
-                add_data,
-                &caller,
-                dst,
-                &mut free_buffer,
-                src,
-                &cb as *const _ as CafToken,
-                0,
-                dst_charlen,
-                src_charlen,
-            )
-        }
-    });
-    if !src_desc.is_null() {
-        // SAFETY: restores the caller's descriptor.
-        unsafe { (*src_desc).base_addr = old_src };
-    }
+    // SAFETY: forwarded from the caller; `dst` is the descriptor or result pointer above.
+    let free_buffer = unsafe {
+        run_getter(
+            rt,
+            f,
+            &target,
+            src_desc,
+            dst,
+            add_data,
+            add_data_size,
+            dst_charlen,
+            src_charlen,
+        )
+    };
     if !old_dst.is_null() {
         // SAFETY: the getter filled a malloc'd buffer described by `dst_desc`; the caller's
         // destination has the same shape.

@@ -6,11 +6,10 @@
 //! gfortran 15 passes four arguments, `dst_stat, dst_team, dst_team_number, src_stat`, and no
 //! team for the source.
 
-use super::get::bytes_of;
-use super::guard::call;
+use super::get::{bytes_of, run_getter};
 use super::send::send_into;
 use super::table::function;
-use super::target::{caller_token, resolve};
+use super::target::resolve;
 use super::Getter;
 use crate::abi::descriptor::GfcDescriptor;
 use crate::abi::errors::finish;
@@ -58,8 +57,6 @@ unsafe fn fetch(
     let f: Getter = unsafe { std::mem::transmute::<usize, Getter>(function(index)?) };
     // SAFETY: forwarded from the caller.
     let target = unsafe { resolve(rt, token, image, team, team_number) }?;
-    let cb = caller_token(add_data, add_data_size);
-    let caller = (rt.team.rank + 1) as c_int;
     let mut staged = if scalar {
         let chars = if dst_charlen.is_null() {
             1
@@ -80,37 +77,20 @@ unsafe fn fetch(
         Staged::Scalar { slot, .. } => (slot as *mut *mut c_void).cast(),
         Staged::Array(d) => (&mut **d as *mut GfcDescriptor).cast(),
     };
-    let (src, old) = if src_desc.is_null() {
-        (target.addr as *mut c_void, std::ptr::null_mut())
-    } else {
-        // SAFETY: a valid descriptor, restored below.
-        unsafe {
-            let old = (*src_desc).base_addr;
-            (*src_desc).base_addr = target.addr as *mut c_void;
-            (src_desc.cast::<c_void>(), old)
-        }
+    // SAFETY: forwarded from the caller; `dst` is the staging slot or descriptor above.
+    let free_buffer = unsafe {
+        run_getter(
+            rt,
+            f,
+            &target,
+            src_desc,
+            dst,
+            add_data,
+            add_data_size,
+            dst_charlen,
+            src_charlen,
+        )
     };
-    let mut free_buffer = 0i32;
-    call(target.image, || {
-        // SAFETY: the getter's own convention; every pointer is live for the call.
-        unsafe {
-            f(
-                add_data,
-                &caller,
-                dst,
-                &mut free_buffer,
-                src,
-                &cb as *const _ as CafToken,
-                0,
-                dst_charlen,
-                src_charlen,
-            )
-        }
-    });
-    if !src_desc.is_null() {
-        // SAFETY: restores the caller's descriptor.
-        unsafe { (*src_desc).base_addr = old };
-    }
     let bytes = match &staged {
         Staged::Scalar { .. } => size,
         Staged::Array(d) => bytes_of(d),
