@@ -1,12 +1,14 @@
 //! Atomic subroutines on coindexed (or local, image 0) atomic variables.
 
 use super::errors::finish;
+use super::near::near;
 use super::CafToken;
-use crate::engine::atomic::{cas, op_from_code, rmw};
+use crate::engine::atomic::{cas, cas_at, op_from_code, rmw, rmw_at};
 use crate::error::CafResult;
 use crate::runtime::{self, Runtime};
 use crate::transport::AtomicOp;
 use std::ffi::{c_int, c_void};
+use std::sync::atomic::Ordering;
 
 /// Resolves gfortran's (token, offset, image) to an initial-team image and segment offset;
 /// image 0 means this image.
@@ -26,6 +28,42 @@ unsafe fn target(
     };
     // SAFETY: guaranteed by the caller.
     Ok((img, unsafe { super::token(token) }.offset + offset))
+}
+
+/// The address in this process of the `kind`-byte atomic word at byte `offset` of `token`'s
+/// coarray on `image` (0: this image), when the fast path applies: every segment mapped here
+/// ([`near`]), no image terminated yet, a valid image index, an aligned 4- or 8-byte word.
+/// `None`: [`target`] and the engine decide, and report what is wrong.
+///
+/// # Safety
+/// `token` was created by this runtime.
+#[inline(always)]
+unsafe fn word(
+    rt: &Runtime,
+    token: CafToken,
+    offset: usize,
+    image: c_int,
+    kind: c_int,
+) -> Option<usize> {
+    let near = near(rt)?;
+    let kind = kind as usize;
+    if rt.header.news.load(Ordering::Acquire) != 0 || (kind != 4 && kind != 8) {
+        return None;
+    }
+    let j = if image == 0 {
+        rt.me
+    } else {
+        *rt.team
+            .current()
+            .members
+            .get((image as usize).wrapping_sub(1))?
+    };
+    // SAFETY: guaranteed by the caller.
+    let off = unsafe { super::token(token) }.offset + offset;
+    if !off.is_multiple_of(kind) {
+        return None;
+    }
+    Some(near.bases.get(j)? + off)
 }
 
 /// Reads a `kind`-byte integer or logical argument.
@@ -58,6 +96,18 @@ unsafe fn write(p: *mut c_void, kind: c_int, v: u64) {
     }
 }
 
+/// Sets STAT= to 0 (success), if present.
+///
+/// # Safety
+/// `stat` is null or writable.
+#[inline(always)]
+unsafe fn set_ok(stat: *mut c_int) {
+    if !stat.is_null() {
+        // SAFETY: guaranteed by the caller.
+        unsafe { *stat = 0 };
+    }
+}
+
 /// ATOMIC_DEFINE (Fortran 2018 16.9.23): atomically stores VALUE into ATOM.
 ///
 /// # Safety
@@ -73,6 +123,14 @@ pub unsafe extern "C" fn _gfortran_caf_atomic_define(
     kind: c_int,
 ) {
     let rt = runtime::get();
+    // SAFETY: forwarded from the caller; VALUE is a readable value of the atom's kind.
+    if let Some(a) = unsafe { word(rt, token, offset, image, kind) } {
+        // SAFETY: an aligned atomic word of a mapped segment (`word`); VALUE as above.
+        unsafe { rmw_at(a, kind as usize, AtomicOp::Swap, read(value, kind)) };
+        // SAFETY: STAT= as gfortran passes it.
+        unsafe { set_ok(stat) };
+        return;
+    }
     // SAFETY: forwarded from the caller.
     let r = unsafe { target(rt, token, offset, image) }.and_then(|(img, off)| {
         // SAFETY: VALUE is a readable value of the atom's kind.
@@ -98,6 +156,14 @@ pub unsafe extern "C" fn _gfortran_caf_atomic_ref(
     kind: c_int,
 ) {
     let rt = runtime::get();
+    // SAFETY: forwarded from the caller.
+    if let Some(a) = unsafe { word(rt, token, offset, image, kind) } {
+        // SAFETY: an aligned atomic word of a mapped segment (`word`); VALUE is writable.
+        unsafe { write(value, kind, rmw_at(a, kind as usize, AtomicOp::Load, 0)) };
+        // SAFETY: STAT= as gfortran passes it.
+        unsafe { set_ok(stat) };
+        return;
+    }
     // SAFETY: forwarded from the caller.
     let r = unsafe { target(rt, token, offset, image) }
         .and_then(|(img, off)| rmw(rt.tp, img, off, kind as usize, AtomicOp::Load, 0));
@@ -126,6 +192,18 @@ pub unsafe extern "C" fn _gfortran_caf_atomic_cas(
     kind: c_int,
 ) {
     let rt = runtime::get();
+    // SAFETY: forwarded from the caller.
+    if let Some(a) = unsafe { word(rt, token, offset, image, kind) } {
+        // SAFETY: an aligned atomic word of a mapped segment (`word`); COMPARE and NEW are
+        // readable and OLD writable values of the atom's kind.
+        unsafe {
+            let (c, n) = (read(compare, kind), read(new_val, kind));
+            write(old, kind, cas_at(a, kind as usize, c, n));
+        }
+        // SAFETY: STAT= as gfortran passes it.
+        unsafe { set_ok(stat) };
+        return;
+    }
     // SAFETY: forwarded from the caller.
     let r = unsafe { target(rt, token, offset, image) }.and_then(|(img, off)| {
         // SAFETY: COMPARE and NEW are readable values of the atom's kind.
@@ -157,6 +235,27 @@ pub unsafe extern "C" fn _gfortran_caf_atomic_op(
     kind: c_int,
 ) {
     let rt = runtime::get();
+    let fast = match op {
+        1 => Some(AtomicOp::Add),
+        2 => Some(AtomicOp::And),
+        3 => Some(AtomicOp::Or),
+        4 => Some(AtomicOp::Xor),
+        _ => None,
+    };
+    if let Some(o) = fast {
+        // SAFETY: forwarded from the caller.
+        if let Some(a) = unsafe { word(rt, token, offset, image, kind) } {
+            // SAFETY: an aligned atomic word of a mapped segment (`word`); VALUE is readable.
+            let v = unsafe { rmw_at(a, kind as usize, o, read(value, kind)) };
+            if !old.is_null() {
+                // SAFETY: OLD is writable when present, per gfortran.
+                unsafe { write(old, kind, v) };
+            }
+            // SAFETY: STAT= as gfortran passes it.
+            unsafe { set_ok(stat) };
+            return;
+        }
+    }
     // SAFETY: forwarded from the caller.
     let r = unsafe { target(rt, token, offset, image) }.and_then(|(img, off)| {
         // SAFETY: VALUE is a readable value of the atom's kind.

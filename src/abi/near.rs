@@ -1,0 +1,50 @@
+//! Where every image's segment lies in this process, found once, for the fast paths of scalar
+//! gets, puts and atomics: with it, the address of `(image, offset)` is one load and one add
+//! instead of a call through the transport (`Transport::direct`), and whether GCC 15+ accessors
+//! may run here is one field instead of a lookup per access.
+
+use crate::runtime::Runtime;
+use std::sync::OnceLock;
+
+/// Every image's segment mapped in this process.
+pub struct Near {
+    /// Address of image `j`'s segment (0-based initial-team index) in this process.
+    pub bases: Box<[usize]>,
+    /// Bytes per segment.
+    pub seg_size: usize,
+    /// Whether every segment is at the address its owner uses (pointers stored in coarrays
+    /// are valid here: GCC 15+ accessors may run on them).
+    pub same: bool,
+}
+
+impl Near {
+    /// Whether `len` bytes at `addr` lie in the segment that starts at `lo`.
+    #[inline]
+    pub fn within(&self, lo: usize, addr: usize, len: usize) -> bool {
+        addr >= lo
+            && addr
+                .checked_add(len)
+                .is_some_and(|e| e <= lo + self.seg_size)
+    }
+}
+
+/// The segments' addresses, or `None` when some image's memory is not mapped here (MPI across
+/// nodes, or without the shared window): then every access takes the general path.
+#[inline]
+pub fn near(rt: &Runtime) -> Option<&'static Near> {
+    static NEAR: OnceLock<Option<Near>> = OnceLock::new();
+    NEAR.get_or_init(|| find(rt)).as_ref()
+}
+
+#[cold]
+fn find(rt: &Runtime) -> Option<Near> {
+    let bases = (0..rt.n)
+        .map(|j| rt.tp.direct(j, 0))
+        .collect::<Option<Box<[usize]>>>()?;
+    let same = bases.iter().enumerate().all(|(j, &b)| b == rt.tp.home(j));
+    Some(Near {
+        bases,
+        seg_size: rt.seg_size,
+        same,
+    })
+}
