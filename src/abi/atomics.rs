@@ -1,14 +1,13 @@
 //! Atomic subroutines on coindexed (or local, image 0) atomic variables.
 
 use super::errors::finish;
-use super::near::near;
+use super::near::address;
 use super::CafToken;
 use crate::engine::atomic::{cas, cas_at, op_from_code, rmw, rmw_at};
 use crate::error::CafResult;
 use crate::runtime::{self, Runtime};
 use crate::transport::AtomicOp;
 use std::ffi::{c_int, c_void};
-use std::sync::atomic::Ordering;
 
 /// Resolves gfortran's (token, offset, image) to an initial-team image and segment offset;
 /// image 0 means this image.
@@ -32,7 +31,7 @@ unsafe fn target(
 
 /// The address in this process of the `kind`-byte atomic word at byte `offset` of `token`'s
 /// coarray on `image` (0: this image), when the fast path applies: every segment mapped here
-/// ([`near`]), no image terminated yet, a valid image index, an aligned 4- or 8-byte word.
+/// ([`address`]), no image terminated yet, a valid image index, an aligned 4- or 8-byte word.
 /// `None`: [`target`] and the engine decide, and report what is wrong.
 ///
 /// # Safety
@@ -45,25 +44,14 @@ unsafe fn word(
     image: c_int,
     kind: c_int,
 ) -> Option<usize> {
-    let near = near(rt)?;
     let kind = kind as usize;
-    if rt.header.news.load(Ordering::Acquire) != 0 || (kind != 4 && kind != 8) {
+    if kind != 4 && kind != 8 {
         return None;
     }
-    let j = if image == 0 {
-        rt.me
-    } else {
-        *rt.team
-            .current()
-            .members
-            .get((image as usize).wrapping_sub(1))?
-    };
     // SAFETY: guaranteed by the caller.
-    let off = unsafe { super::token(token) }.offset + offset;
-    if !off.is_multiple_of(kind) {
-        return None;
-    }
-    Some(near.bases.get(j)? + off)
+    let a = unsafe { address(rt, token, offset, image) }?;
+    // Segments start 16-aligned (`near`): the address is aligned as the segment offset is.
+    a.is_multiple_of(kind).then_some(a)
 }
 
 /// Reads a `kind`-byte integer or logical argument.

@@ -41,6 +41,7 @@ use crate::error::{
     STAT_UNLOCKED_FAILED_IMAGE,
 };
 use crate::transport::control::status::{ERROR_STOPPED, FAILED, STOPPED};
+use crate::transport::cpu_atomic::{compare_swap as cas_at, fetch_op as rmw_at};
 use crate::transport::{AtomicOp, Transport};
 use std::time::{Duration, Instant};
 
@@ -260,6 +261,42 @@ pub fn lock(
     match got? {
         Got::Lock => Ok(true),
         Got::TookOver => release_failed(tp, image, slot, team),
+    }
+}
+
+/// LOCK of a free lock on a slot this process maps at `addr`, as a running image may take it
+/// even while others wait (barging; no transport call): whether it took it. Otherwise
+/// [`lock`] decides (waits, or reports what is wrong).
+///
+/// # Safety
+/// `addr` is the address in this process of a lock slot of a segment mapped here, whose words
+/// every image accesses with the processor's atomics (as the transports do for mapped words,
+/// `transport/cpu_atomic.rs`), and no image has terminated.
+#[inline]
+pub unsafe fn try_lock_at(addr: usize, me: usize) -> bool {
+    let me = me as u64 + 1;
+    // SAFETY: guaranteed by the caller.
+    unsafe {
+        let cur = cas_at(addr, 4, 0, me);
+        cur == 0 || cur & HOLDER == 0 && cas_at(addr, 4, cur, cur | me) == cur
+    }
+}
+
+/// UNLOCK of a lock this image holds when no waiter has parked and none claimed the next
+/// hand-off, on a slot this process maps at `addr` (no transport call): frees it; whether it
+/// did. Otherwise [`unlock`] decides (hands over, wakes a waiter, or reports what is wrong).
+///
+/// # Safety
+/// As for [`try_lock_at`].
+#[inline]
+pub unsafe fn unlock_at(addr: usize, me: usize) -> bool {
+    let me = me as u64 + 1;
+    // SAFETY: guaranteed by the caller.
+    unsafe {
+        let cur = rmw_at(addr, 4, AtomicOp::Load, 0);
+        cur & (HOLDER | PARKED) == me
+            && rmw_at(addr + HEIR, 4, AtomicOp::Load, 0) == 0
+            && cas_at(addr, 4, cur, cur & !HOLDER) == cur
     }
 }
 
