@@ -51,7 +51,7 @@ unsafe fn word(
     // SAFETY: guaranteed by the caller.
     let a = unsafe { address(rt, token, offset, image) }?;
     // Segments start 16-aligned (`near`): the address is aligned as the segment offset is.
-    a.is_multiple_of(kind).then_some(a)
+    (a & (kind - 1) == 0).then_some(a)
 }
 
 /// Reads a `kind`-byte integer or logical argument.
@@ -96,6 +96,14 @@ unsafe fn set_ok(stat: *mut c_int) {
     }
 }
 
+/// Runs `f`, the general path of an entry point, out of line: the fast path before it then
+/// saves no registers for it.
+#[cold]
+#[inline(never)]
+fn general(f: impl FnOnce()) {
+    f()
+}
+
 /// ATOMIC_DEFINE (Fortran 2018 16.9.23): atomically stores VALUE into ATOM.
 ///
 /// # Safety
@@ -119,14 +127,16 @@ pub unsafe extern "C" fn _gfortran_caf_atomic_define(
         unsafe { set_ok(stat) };
         return;
     }
-    // SAFETY: forwarded from the caller.
-    let r = unsafe { target(rt, token, offset, image) }.and_then(|(img, off)| {
-        // SAFETY: VALUE is a readable value of the atom's kind.
-        let v = unsafe { read(value, kind) };
-        rmw(rt.tp, img, off, kind as usize, AtomicOp::Swap, v)
+    general(move || {
+        // SAFETY: forwarded from the caller.
+        let r = unsafe { target(rt, token, offset, image) }.and_then(|(img, off)| {
+            // SAFETY: VALUE is a readable value of the atom's kind.
+            let v = unsafe { read(value, kind) };
+            rmw(rt.tp, img, off, kind as usize, AtomicOp::Swap, v)
+        });
+        // SAFETY: forwarded from the caller.
+        unsafe { finish(r, stat, std::ptr::null_mut(), 0, "ATOMIC_DEFINE") };
     });
-    // SAFETY: forwarded from the caller.
-    unsafe { finish(r, stat, std::ptr::null_mut(), 0, "ATOMIC_DEFINE") };
 }
 
 /// ATOMIC_REF (Fortran 2018 16.9.29): atomically reads ATOM into VALUE.
@@ -152,14 +162,16 @@ pub unsafe extern "C" fn _gfortran_caf_atomic_ref(
         unsafe { set_ok(stat) };
         return;
     }
-    // SAFETY: forwarded from the caller.
-    let r = unsafe { target(rt, token, offset, image) }
-        .and_then(|(img, off)| rmw(rt.tp, img, off, kind as usize, AtomicOp::Load, 0));
-    // SAFETY: forwarded from the caller.
-    if let Some(v) = unsafe { finish(r, stat, std::ptr::null_mut(), 0, "ATOMIC_REF") } {
-        // SAFETY: VALUE is writable, per gfortran.
-        unsafe { write(value, kind, v) };
-    }
+    general(move || {
+        // SAFETY: forwarded from the caller.
+        let r = unsafe { target(rt, token, offset, image) }
+            .and_then(|(img, off)| rmw(rt.tp, img, off, kind as usize, AtomicOp::Load, 0));
+        // SAFETY: forwarded from the caller.
+        if let Some(v) = unsafe { finish(r, stat, std::ptr::null_mut(), 0, "ATOMIC_REF") } {
+            // SAFETY: VALUE is writable, per gfortran.
+            unsafe { write(value, kind, v) };
+        }
+    });
 }
 
 /// ATOMIC_CAS (Fortran 2018 16.9.24): if ATOM equals COMPARE, set it to NEW; OLD gets the
@@ -192,17 +204,19 @@ pub unsafe extern "C" fn _gfortran_caf_atomic_cas(
         unsafe { set_ok(stat) };
         return;
     }
-    // SAFETY: forwarded from the caller.
-    let r = unsafe { target(rt, token, offset, image) }.and_then(|(img, off)| {
-        // SAFETY: COMPARE and NEW are readable values of the atom's kind.
-        let (c, n) = unsafe { (read(compare, kind), read(new_val, kind)) };
-        cas(rt.tp, img, off, kind as usize, c, n)
+    general(move || {
+        // SAFETY: forwarded from the caller.
+        let r = unsafe { target(rt, token, offset, image) }.and_then(|(img, off)| {
+            // SAFETY: COMPARE and NEW are readable values of the atom's kind.
+            let (c, n) = unsafe { (read(compare, kind), read(new_val, kind)) };
+            cas(rt.tp, img, off, kind as usize, c, n)
+        });
+        // SAFETY: forwarded from the caller.
+        if let Some(v) = unsafe { finish(r, stat, std::ptr::null_mut(), 0, "ATOMIC_CAS") } {
+            // SAFETY: OLD is writable, per gfortran.
+            unsafe { write(old, kind, v) };
+        }
     });
-    // SAFETY: forwarded from the caller.
-    if let Some(v) = unsafe { finish(r, stat, std::ptr::null_mut(), 0, "ATOMIC_CAS") } {
-        // SAFETY: OLD is writable, per gfortran.
-        unsafe { write(old, kind, v) };
-    }
 }
 
 /// ATOMIC_ADD/AND/OR/XOR and ATOMIC_FETCH_* (Fortran 2018 16.9.20–16.9.31): atomically
@@ -244,18 +258,20 @@ pub unsafe extern "C" fn _gfortran_caf_atomic_op(
             return;
         }
     }
-    // SAFETY: forwarded from the caller.
-    let r = unsafe { target(rt, token, offset, image) }.and_then(|(img, off)| {
-        // SAFETY: VALUE is a readable value of the atom's kind.
-        rmw(rt.tp, img, off, kind as usize, op_from_code(op)?, unsafe {
-            read(value, kind)
-        })
-    });
-    // SAFETY: forwarded from the caller.
-    if let Some(v) = unsafe { finish(r, stat, std::ptr::null_mut(), 0, "atomic operation") } {
-        if !old.is_null() {
-            // SAFETY: OLD is writable when present, per gfortran.
-            unsafe { write(old, kind, v) };
+    general(move || {
+        // SAFETY: forwarded from the caller.
+        let r = unsafe { target(rt, token, offset, image) }.and_then(|(img, off)| {
+            // SAFETY: VALUE is a readable value of the atom's kind.
+            rmw(rt.tp, img, off, kind as usize, op_from_code(op)?, unsafe {
+                read(value, kind)
+            })
+        });
+        // SAFETY: forwarded from the caller.
+        if let Some(v) = unsafe { finish(r, stat, std::ptr::null_mut(), 0, "atomic operation") } {
+            if !old.is_null() {
+                // SAFETY: OLD is writable when present, per gfortran.
+                unsafe { write(old, kind, v) };
+            }
         }
-    }
+    });
 }
