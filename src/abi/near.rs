@@ -17,22 +17,9 @@ const ALIGN: usize = 16;
 pub struct Near {
     /// Address of image `j`'s segment (0-based initial-team index) in this process.
     pub bases: Box<[usize]>,
-    /// Bytes per segment.
-    pub seg_size: usize,
     /// Whether every segment is at the address its owner uses (pointers stored in coarrays
     /// are valid here: GCC 15+ accessors may run on them).
     pub same: bool,
-}
-
-impl Near {
-    /// Whether `len` bytes at `addr` lie in the segment that starts at `lo`.
-    #[inline]
-    pub fn within(&self, lo: usize, addr: usize, len: usize) -> bool {
-        addr >= lo
-            && addr
-                .checked_add(len)
-                .is_some_and(|e| e <= lo + self.seg_size)
-    }
 }
 
 /// The segments' addresses, or `None` when some image's memory is not mapped here (MPI across
@@ -76,9 +63,5 @@ fn find(rt: &Runtime) -> Option<Near> {
         .map(|j| rt.tp.direct(j, 0).filter(|b| b.is_multiple_of(ALIGN)))
         .collect::<Option<Box<[usize]>>>()?;
     let same = bases.iter().enumerate().all(|(j, &b)| b == rt.tp.home(j));
-    Some(Near {
-        bases,
-        seg_size: rt.seg_size,
-        same,
-    })
+    Some(Near { bases, same })
 }

@@ -347,3 +347,50 @@ pub fn unlock(tp: &dyn Transport, image: usize, slot: usize, team: &Team) -> Caf
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::{AtomicU32, Ordering};
+
+    /// A lock slot in this process: `state`, `heir`, `cursor` and the waiter table.
+    fn slot() -> Box<[AtomicU32; SLOT / 4]> {
+        Box::new(std::array::from_fn(|_| AtomicU32::new(0)))
+    }
+
+    #[test]
+    fn direct_lock_takes_free_locks_only() {
+        let s = slot();
+        let addr = s.as_ptr() as usize;
+        // SAFETY: a live, aligned slot accessed only atomically.
+        unsafe {
+            assert!(try_lock_at(addr, 2), "a free lock");
+            assert_eq!(s[0].load(Ordering::SeqCst), 3);
+            assert!(!try_lock_at(addr, 2), "held by this image: the general path reports it");
+            assert!(!try_lock_at(addr, 5), "held by another image");
+            s[0].store(2 * WAITER as u32, Ordering::SeqCst);
+            assert!(try_lock_at(addr, 5), "free with two waiters counted: barging");
+            assert_eq!(s[0].load(Ordering::SeqCst), 2 * WAITER as u32 + 6);
+        }
+    }
+
+    #[test]
+    fn direct_unlock_leaves_hand_offs_and_wake_ups_to_the_general_path() {
+        let s = slot();
+        let addr = s.as_ptr() as usize;
+        // SAFETY: a live, aligned slot accessed only atomically.
+        unsafe {
+            assert!(!unlock_at(addr, 0), "not locked");
+            s[0].store(WAITER as u32 + 2, Ordering::SeqCst);
+            assert!(!unlock_at(addr, 0), "held by another image");
+            assert!(unlock_at(addr, 1), "held by this image, one waiter not parked");
+            assert_eq!(s[0].load(Ordering::SeqCst), WAITER as u32, "the count stays");
+            s[0].store((WAITER | PARKED) as u32 + 2, Ordering::SeqCst);
+            assert!(!unlock_at(addr, 1), "a parked waiter is woken by `unlock`");
+            s[0].store(2, Ordering::SeqCst);
+            s[HEIR / 4].store(4, Ordering::SeqCst);
+            assert!(!unlock_at(addr, 1), "an heir is handed the lock by `unlock`");
+            assert_eq!(s[0].load(Ordering::SeqCst), 2, "nothing changed");
+        }
+    }
+}
