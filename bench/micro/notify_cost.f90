@@ -8,6 +8,8 @@
 !   notify_cost_put_post  the put, then EVENT POST (ev[me])
 !   notify_cost_attached  the put into memory attached to the event (event_attach): the runtime
 !                         posts the event itself
+! Optional second argument: a fixed iteration count instead of the time-based calibration (for
+! counting instructions per operation under `valgrind --tool=callgrind`, where time says little).
 ! At the end each image consumes all its posts (EVENT WAIT with UNTIL_COUNT, which would hang if
 ! an attached put had not posted).
 program notify_cost
@@ -20,21 +22,32 @@ program notify_cost
   integer :: iters, rep, me, mode, step
   integer(int64) :: posted(2)
   real(real64) :: t0, elapsed, times(NREP)
+  integer :: fixed, stat
+  character(len=32) :: arg
 
   me = this_image()
   x = 0
   y = 0
   posted = 0
+  fixed = 0
+  if (command_argument_count() >= 2) then
+    call get_command_argument(2, arg)
+    read (arg, *, iostat=stat) fixed
+  end if
   call event_attach(at, y)
   do mode = 1, 2
     sync all
     iters = 0
     elapsed = 0
-    do while (warming(iters, elapsed))
-      t0 = wtime()
-      call run(iters)
-      elapsed = wtime() - t0
-    end do
+    if (fixed > 0) then
+      iters = fixed
+    else
+      do while (warming(iters, elapsed))
+        t0 = wtime()
+        call run(iters)
+        elapsed = wtime() - t0
+      end do
+    end if
     do rep = 1, NREP
       t0 = wtime()
       call run(iters)
