@@ -366,10 +366,16 @@ mod tests {
         unsafe {
             assert!(try_lock_at(addr, 2), "a free lock");
             assert_eq!(s[0].load(Ordering::SeqCst), 3);
-            assert!(!try_lock_at(addr, 2), "held by this image: the general path reports it");
+            assert!(
+                !try_lock_at(addr, 2),
+                "held by this image: the general path reports it"
+            );
             assert!(!try_lock_at(addr, 5), "held by another image");
             s[0].store(2 * WAITER as u32, Ordering::SeqCst);
-            assert!(try_lock_at(addr, 5), "free with two waiters counted: barging");
+            assert!(
+                try_lock_at(addr, 5),
+                "free with two waiters counted: barging"
+            );
             assert_eq!(s[0].load(Ordering::SeqCst), 2 * WAITER as u32 + 6);
         }
     }
@@ -383,13 +389,23 @@ mod tests {
             assert!(!unlock_at(addr, 0), "not locked");
             s[0].store(WAITER as u32 + 2, Ordering::SeqCst);
             assert!(!unlock_at(addr, 0), "held by another image");
-            assert!(unlock_at(addr, 1), "held by this image, one waiter not parked");
-            assert_eq!(s[0].load(Ordering::SeqCst), WAITER as u32, "the count stays");
+            assert!(
+                unlock_at(addr, 1),
+                "held by this image, one waiter not parked"
+            );
+            assert_eq!(
+                s[0].load(Ordering::SeqCst),
+                WAITER as u32,
+                "the count stays"
+            );
             s[0].store((WAITER | PARKED) as u32 + 2, Ordering::SeqCst);
             assert!(!unlock_at(addr, 1), "a parked waiter is woken by `unlock`");
             s[0].store(2, Ordering::SeqCst);
             s[HEIR / 4].store(4, Ordering::SeqCst);
-            assert!(!unlock_at(addr, 1), "an heir is handed the lock by `unlock`");
+            assert!(
+                !unlock_at(addr, 1),
+                "an heir is handed the lock by `unlock`"
+            );
             assert_eq!(s[0].load(Ordering::SeqCst), 2, "nothing changed");
         }
     }
