@@ -30,6 +30,7 @@
 mod atomics;
 mod note;
 mod osc;
+mod signal;
 mod symmetric;
 mod tune;
 mod types;
@@ -122,6 +123,17 @@ impl Mpi {
         self.all_mapped
             .then(|| self.direct(image, offset))
             .flatten()
+    }
+
+    /// Adds one to the 8-byte counter at `offset` of this image's control block (a signal,
+    /// [`Transport::signal`]).
+    fn add_own(&self, offset: usize) {
+        let a = self
+            .direct(self.w.rank, offset)
+            .expect("own segment is mapped");
+        // SAFETY: an aligned u64 of this image's control block, mapped for the life of the
+        // windows; signal counters are changed only here (every add to them is a message).
+        unsafe { cpu_atomic::fetch_op(a, 8, AtomicOp::Add, 1) };
     }
 
     /// The window displacement of byte `offset` of `image`'s segment.
@@ -278,6 +290,21 @@ impl Transport for Mpi {
 
     fn ring(&self, _image: usize) {}
 
+    /// With every image mapped, a processor atomic add (the default). Otherwise a message
+    /// (`signal.rs`), which the target applies in [`Transport::progress`]: one way instead of
+    /// an MPI atomic's round trip, which across nodes waits for the target to enter MPI.
+    /// Every add to such a counter then comes as a message, so the owner's processor atomic
+    /// is the only RMW of the word.
+    fn signal(&self, image: usize, offset: usize) {
+        if self.all_mapped {
+            self.fetch_op(image, offset, 8, AtomicOp::Add, 1);
+        } else if image == self.w.rank {
+            self.add_own(offset);
+        } else {
+            signal::send(&self.w, image, offset);
+        }
+    }
+
     fn alert(&self, image: usize) {
         self.fetch_op(image, BELL, 4, AtomicOp::Add, 1);
     }
@@ -356,6 +383,9 @@ impl Transport for Mpi {
             return;
         }
         note::poke(&self.w);
+        if !self.all_mapped {
+            signal::receive(&self.w, |offset| self.add_own(offset));
+        }
         self.sync();
     }
 
