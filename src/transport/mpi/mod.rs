@@ -372,21 +372,25 @@ impl Transport for Mpi {
     /// With every image mapped, nothing a wait polls moves through MPI (stores and processor
     /// atomics are coherent, notifications are received by `drain` itself), so only every
     /// [`PROGRESS_EVERY`]-th call enters MPI: a probe costs more than a round trip through
-    /// shared memory (SYNC ALL of 2 images took 1.3 µs when every poll probed).
+    /// shared memory (SYNC ALL of 2 images took 1.3 µs when every poll probed). Otherwise
+    /// the signals' receive loop, which ends with a probe that finds nothing and so enters the
+    /// progress engine, stands for the progress probe: each entry costs a `sched_yield`
+    /// where ranks yield when idle (the test bed), and three per turn made SYNC ALL between
+    /// bed hosts slower than a put under outside load.
     fn progress(&self) {
-        if self.all_mapped
-            && !self
-                .turns
-                .fetch_add(1, Ordering::Relaxed)
-                .is_multiple_of(PROGRESS_EVERY)
-        {
-            return;
-        }
-        note::poke(&self.w);
         if !self.all_mapped {
             signal::receive(&self.w, |offset| self.add_own(offset));
+            self.sync();
+            return;
         }
-        self.sync();
+        if self
+            .turns
+            .fetch_add(1, Ordering::Relaxed)
+            .is_multiple_of(PROGRESS_EVERY)
+        {
+            note::poke(&self.w);
+            self.sync();
+        }
     }
 
     fn home(&self, image: usize) -> usize {
