@@ -27,6 +27,7 @@
 //! a put, a flush and an atomic (four round trips) to claim a cell of the target's ring; MPI
 //! keeps per-source order and buffers unexpected messages, so the queue never reports full.
 
+mod am;
 mod atomics;
 mod note;
 mod osc;
@@ -36,6 +37,7 @@ mod types;
 mod world;
 
 use super::control::{Header, HEADER};
+use super::owner::OwnerCalls;
 use super::plan::contiguous;
 use super::{cpu_atomic, AtomicOp, CopyPlan, Full, Layout, Notification, Place, Transport};
 use atomics::Rmw;
@@ -356,6 +358,7 @@ impl Transport for Mpi {
             return;
         }
         note::poke(&self.w);
+        am::serve(&self.w);
         self.sync();
     }
 
@@ -373,5 +376,20 @@ impl Transport for Mpi {
 
     fn abort_job(&self, code: i32) {
         self.w.abort(code);
+    }
+
+    fn owner_calls(&self) -> Option<&dyn OwnerCalls> {
+        Some(self)
+    }
+}
+
+impl OwnerCalls for Mpi {
+    fn call(
+        &self,
+        image: usize,
+        request: &[u8],
+        gone: &mut dyn FnMut() -> bool,
+    ) -> Option<Vec<u8>> {
+        am::call(&self.w, image, request, gone)
     }
 }
