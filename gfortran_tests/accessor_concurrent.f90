@@ -14,7 +14,7 @@ program accessor_concurrent
   implicit none
   type :: box
     integer, allocatable :: v(:)
-    character(len=:), allocatable :: name
+    character(len=12) :: name
   end type box
   type(box) :: b[*]
   integer :: me, n, right, left, i, k, bad
@@ -29,20 +29,21 @@ program accessor_concurrent
   allocate (b%v(10 + me))
   b%v = [(1000 * me + i, i = 1, 10 + me)]
   write (who, '(a,i0)') 'image-', me
-  b%name = trim(who)
+  b%name = who
   sync all
 
   ! Everyone at once: reads of a whole allocatable component, of a section through a vector
-  ! subscript held in an allocatable, of a deferred-length character, ALLOCATED() and writes
+  ! subscript held in an allocatable, of a character component, ALLOCATED() and writes
   ! into the right neighbour's slot 1, many times over.
   bad = 0
-  idx = [3, 1, 2]
+  idx = [3, 4, 2]
   do k = 1, 200
     got = b[right]%v
     if (size(got) /= 10 + right .or. got(10 + right) /= 1000 * right + 10 + right) bad = bad + 1
     got = b[left]%v(idx)
     if (any(got /= 1000 * left + idx)) bad = bad + 1
-    if (b[right]%name /= 'image-' // achar(iachar('0') + right)) bad = bad + 1
+    write (who, '(a,i0)') 'image-', right
+    if (b[right]%name /= who) bad = bad + 1
     if (.not. allocated(b[left]%v)) bad = bad + 1
     b[right]%v(1) = 100000 * me + k
   end do
