@@ -149,11 +149,11 @@ unsafe fn get(
     src_charlen: *mut usize,
     dst_charlen: *mut usize,
 ) -> CafResult<Vec<u8>> {
-    // SAFETY: null or the caller's lengths.
     let chars = || {
         if dst_charlen.is_null() {
             1
         } else {
+            // SAFETY: a length in `run`'s frame, live for this call.
             unsafe { *dst_charlen }
         }
     };
