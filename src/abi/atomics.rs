@@ -73,6 +73,7 @@ pub unsafe extern "C" fn _gfortran_caf_atomic_define(
     kind: c_int,
 ) {
     let rt = runtime::get();
+    super::accessor::serve_pending(rt);
     // SAFETY: forwarded from the caller.
     let r = unsafe { target(rt, token, offset, image) }.and_then(|(img, off)| {
         // SAFETY: VALUE is a readable value of the atom's kind.
@@ -98,6 +99,7 @@ pub unsafe extern "C" fn _gfortran_caf_atomic_ref(
     kind: c_int,
 ) {
     let rt = runtime::get();
+    super::accessor::serve_pending(rt);
     // SAFETY: forwarded from the caller.
     let r = unsafe { target(rt, token, offset, image) }
         .and_then(|(img, off)| rmw(rt.tp, img, off, kind as usize, AtomicOp::Load, 0));
@@ -126,6 +128,7 @@ pub unsafe extern "C" fn _gfortran_caf_atomic_cas(
     kind: c_int,
 ) {
     let rt = runtime::get();
+    super::accessor::serve_pending(rt);
     // SAFETY: forwarded from the caller.
     let r = unsafe { target(rt, token, offset, image) }.and_then(|(img, off)| {
         // SAFETY: COMPARE and NEW are readable values of the atom's kind.
@@ -157,6 +160,7 @@ pub unsafe extern "C" fn _gfortran_caf_atomic_op(
     kind: c_int,
 ) {
     let rt = runtime::get();
+    super::accessor::serve_pending(rt);
     // SAFETY: forwarded from the caller.
     let r = unsafe { target(rt, token, offset, image) }.and_then(|(img, off)| {
         // SAFETY: VALUE is a readable value of the atom's kind.

@@ -32,4 +32,9 @@ pub trait OwnerCalls {
     /// `None` when `gone` (asked now and then while waiting) says the owner will never answer.
     fn call(&self, image: usize, request: &[u8], gone: &mut dyn FnMut() -> bool)
         -> Option<Vec<u8>>;
+    /// Serves the requests that have arrived for this image. Waits serve through
+    /// `Transport::progress`; statements a program may spin on without waiting (atomics,
+    /// EVENT_QUERY, SYNC MEMORY) call this, so that an image spinning on a flag still answers
+    /// the image that will set it.
+    fn serve(&self);
 }

@@ -26,6 +26,16 @@ mod wire;
 
 use super::CafToken;
 
+/// Serves the accessors other images have asked this image to run, if any arrived: for the
+/// statements a program may spin on without entering a wait (atomics, EVENT_QUERY, SYNC
+/// MEMORY), so that an image spinning on a flag still answers the image that will set it.
+#[inline]
+pub fn serve_pending(rt: &crate::runtime::Runtime) {
+    if let Some(calls) = rt.tp.owner_calls() {
+        calls.serve();
+    }
+}
+
 /// Makes this image serve the accessors other images run on it (registered once the runtime
 /// exists, so that a request never meets a half-started image).
 pub fn serve_owner_calls() {
