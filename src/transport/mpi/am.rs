@@ -81,8 +81,12 @@ pub(super) fn serve(w: &World) {
     // SAFETY: a constant of the bindings, valid after MPI_Init.
     let any = unsafe { m::RSMPI_ANY_SOURCE };
     while let Some((source, msg)) = receive(w, any, REQUEST) {
-        let tag = i32::from_ne_bytes(msg[..4].try_into().expect("4-byte tag"));
-        let reply = server(source, &msg[PREFIX..]);
+        let Some((tag, request)) = msg.split_first_chunk::<4>().filter(|_| msg.len() >= PREFIX)
+        else {
+            continue;
+        };
+        let tag = i32::from_ne_bytes(*tag);
+        let reply = server(source, &request[PREFIX - 4..]);
         // SAFETY: `reply` holds `count` bytes; the communicator is valid until finalize. The
         // caller waits for this reply, probing, so a long one cannot block for good.
         unsafe {
