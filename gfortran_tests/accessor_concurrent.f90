@@ -37,7 +37,7 @@ program accessor_concurrent
   ! into the right neighbour's slot 1, many times over.
   bad = 0
   idx = [3, 4, 2]
-  do k = 1, 200
+  do k = 1, 50
     got = b[right]%v
     if (size(got) /= 10 + right .or. got(10 + right) /= 1000 * right + 10 + right) bad = bad + 1
     got = b[left]%v(idx)
@@ -48,7 +48,7 @@ program accessor_concurrent
     b[right]%v(1) = 100000 * me + k
   end do
   sync all
-  if (b%v(1) /= 100000 * left + 200) bad = bad + 1
+  if (b%v(1) /= 100000 * left + 50) bad = bad + 1
 
   ! A copy between two images, image 1 executing it (image 2 gets image n's values).
   if (me == 1) b[right]%v(2:3) = b[left]%v(2:3)
@@ -59,7 +59,7 @@ program accessor_concurrent
   ! at its next runtime call (the SYNC ALL).
   if (me == 1) then
     acc = 0
-    do i = 1, 30000000
+    do i = 1, 5000000
       acc = acc + sqrt(real(i, 8))
     end do
     if (acc <= 0) bad = bad + 1
