@@ -3,6 +3,7 @@
 //! there, and its reply travels back. The transport moves the bytes; the layer above
 //! interprets them through the one server it registers here ([`set_server`]).
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::OnceLock;
 
 /// The longest request or reply a transport carries (an MPI count is an `int`; a few bytes
@@ -13,6 +14,21 @@ pub const MAX_MESSAGE: usize = i32::MAX as usize - 64;
 pub type Server = fn(source: usize, request: &[u8]) -> Vec<u8>;
 
 static SERVER: OnceLock<Server> = OnceLock::new();
+
+/// Whether other images may send this one requests (set by the transport at start).
+static SERVES: AtomicBool = AtomicBool::new(false);
+
+/// Records that other images may send this one requests: some image's memory is not mapped
+/// at its owner's address here (so not in theirs either).
+pub fn set_serving() {
+    SERVES.store(true, Ordering::Relaxed);
+}
+
+/// Whether [`set_serving`] was called: one load, for the statements that serve on the way.
+#[inline]
+pub fn serving() -> bool {
+    SERVES.load(Ordering::Relaxed)
+}
 
 /// Registers the function that serves requests addressed to this image (the first
 /// registration wins; every image registers the same one).

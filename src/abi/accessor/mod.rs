@@ -31,8 +31,10 @@ use super::CafToken;
 /// MEMORY), so that an image spinning on a flag still answers the image that will set it.
 #[inline]
 pub fn serve_pending(rt: &crate::runtime::Runtime) {
-    if let Some(calls) = rt.tp.owner_calls() {
-        calls.serve();
+    if crate::transport::owner::serving() {
+        if let Some(calls) = rt.tp.owner_calls() {
+            calls.serve();
+        }
     }
 }
 

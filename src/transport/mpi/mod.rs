@@ -105,6 +105,9 @@ impl Mpi {
         let w = World::init(sizes, shm, same_address)?;
         crate::sys::proc::tight_timer_slack();
         let serves = (0..w.size).any(|j| w.mapped[j] != Some(w.home[j]));
+        if serves {
+            super::owner::set_serving();
+        }
         Ok(Mpi {
             n: w.size,
             all_mapped: w.mapped.iter().all(Option::is_some),
