@@ -1,8 +1,11 @@
 ! Tests: an allocatable component whose memory is not coarray memory (MOVE_ALLOC from an
 ! ordinary allocatable gives it the image's private heap) cannot be reached from another image:
 ! the read is an error naming the image, checked before any access (the pointer is the target's
-! own address, never dereferenced here), not a wild read.
+! own address, never dereferenced here), not a wild read. Where the accessor runs on the owner
+! (MPI without a mapping of image 2's memory) the read is valid there and returns image 2's
+! values, as the standard asks, so the check needs the shared window.
 ! test: images 2
+! test: requires shared-window
 ! test: exit nonzero
 ! test: stderr leads outside image 2's coarray memory
 ! test: forbid got past

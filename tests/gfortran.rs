@@ -260,15 +260,6 @@ fn run_test(suite: &Suite, src: &Path, tx: &mpsc::Sender<Report>) {
             return;
         }
     };
-    if !header.requires.iter().any(|c| c == "rma-only")
-        && launcher::missing("shared-window", suite.launcher.is_some())
-        && launcher::uses_accessors(&exe)
-    {
-        println!(
-            "{name} ... skipped: its GCC 15+ accessors require shared-window, which this run lacks"
-        );
-        return;
-    }
     let (images, over): (Vec<usize>, Vec<usize>) = header
         .images
         .iter()

@@ -119,6 +119,7 @@ pub unsafe extern "C" fn _gfortran_caf_atomic_define(
     kind: c_int,
 ) {
     let rt = runtime::get();
+    super::accessor::serve_pending(rt);
     // SAFETY: forwarded from the caller; VALUE is a readable value of the atom's kind.
     if let Some(a) = unsafe { word(rt, token, offset, image, kind) } {
         // SAFETY: an aligned atomic word of a mapped segment (`word`); VALUE as above.
@@ -154,6 +155,7 @@ pub unsafe extern "C" fn _gfortran_caf_atomic_ref(
     kind: c_int,
 ) {
     let rt = runtime::get();
+    super::accessor::serve_pending(rt);
     // SAFETY: forwarded from the caller.
     if let Some(a) = unsafe { word(rt, token, offset, image, kind) } {
         // SAFETY: an aligned atomic word of a mapped segment (`word`); VALUE is writable.
@@ -192,6 +194,7 @@ pub unsafe extern "C" fn _gfortran_caf_atomic_cas(
     kind: c_int,
 ) {
     let rt = runtime::get();
+    super::accessor::serve_pending(rt);
     // SAFETY: forwarded from the caller.
     if let Some(a) = unsafe { word(rt, token, offset, image, kind) } {
         // SAFETY: an aligned atomic word of a mapped segment (`word`); COMPARE and NEW are
@@ -237,6 +240,7 @@ pub unsafe extern "C" fn _gfortran_caf_atomic_op(
     kind: c_int,
 ) {
     let rt = runtime::get();
+    super::accessor::serve_pending(rt);
     let fast = match op {
         1 => Some(AtomicOp::Add),
         2 => Some(AtomicOp::And),

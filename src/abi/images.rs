@@ -7,10 +7,12 @@ use std::ffi::{c_char, c_int};
 
 /// Program start (Fortran 2018 5.3.5: all images begin execution): joins the job, or runs the
 /// program on N images when started directly; then synchronises all images once so that
-/// static coarrays are registered everywhere before any image accesses them.
+/// static coarrays are registered everywhere before any image accesses them. From here on this
+/// image serves the accessors other images run on it (`accessor/serve.rs`).
 #[no_mangle]
 pub extern "C" fn _gfortran_caf_init(_argc: *mut c_int, _argv: *mut *mut *mut c_char) {
     let rt = runtime::get();
+    super::accessor::serve_owner_calls();
     if let Err(e) = rt.barrier.sync(rt.tp, &rt.waiter, &rt.team) {
         rt.fatal(&e, "program start");
     }

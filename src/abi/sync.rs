@@ -88,7 +88,9 @@ pub unsafe extern "C" fn _gfortran_caf_sync_memory(
     errmsg: *mut *mut c_char,
     errmsg_len: usize,
 ) {
-    runtime::get().tp.fence();
+    let rt = runtime::get();
+    rt.tp.fence();
+    super::accessor::serve_pending(rt);
     // SAFETY: forwarded from the caller.
     unsafe { finish(Ok(()), stat, sync_errmsg(errmsg), errmsg_len, "SYNC MEMORY") };
 }

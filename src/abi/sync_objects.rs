@@ -184,6 +184,7 @@ pub unsafe extern "C" fn _gfortran_caf_event_query(
     stat: *mut c_int,
 ) {
     let rt = runtime::get();
+    super::accessor::serve_pending(rt);
     // SAFETY: forwarded from the caller.
     let r = unsafe { element(rt, tok, event::slot(index), image) }
         .map(|(img, off)| rt.events().query(img, off));

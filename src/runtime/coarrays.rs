@@ -221,7 +221,7 @@ impl Runtime {
                 ));
             }
             HeapKind::None => {}
-            HeapKind::Caller => {
+            HeapKind::Caller | HeapKind::CallerOn(_) => {
                 return Err(CafError::InvalidArgument(
                     "deallocating through an accessor's add_data token".into(),
                 ))

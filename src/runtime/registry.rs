@@ -30,6 +30,10 @@ pub enum HeapKind {
     /// `add_data` (at `offset`, an address in this process), through which it fetches
     /// caller-side arrays with a nested `get_from_remote` that must resolve locally.
     Caller,
+    /// Not a registration: the add_data token of an accessor this image runs for 0-based
+    /// image `.0` (the caller), whose add_data is at `offset` in that image's process; a
+    /// nested `get_from_remote` on it is served by the caller.
+    CallerOn(usize),
 }
 
 /// The runtime's record of one registered coarray, owned through the opaque `caf_token_t`.

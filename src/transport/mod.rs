@@ -7,6 +7,7 @@ pub mod dims;
 pub mod doorbell;
 #[cfg(feature = "mpi")]
 pub mod mpi;
+pub mod owner;
 pub mod plan;
 mod plan_run;
 #[cfg(test)]
@@ -152,4 +153,9 @@ pub trait Transport: Send + Sync {
     /// Ends the whole job with `code` at once if the transport has a job-wide abort
     /// (MPI_Abort); returns if it has none (the shm supervisor ends the others).
     fn abort_job(&self, _code: i32) {}
+    /// Capability: requests can be carried out by the image that owns the memory
+    /// ([`owner::OwnerCalls`]); `None` where every image maps every other's memory (shm).
+    fn owner_calls(&self) -> Option<&dyn owner::OwnerCalls> {
+        None
+    }
 }

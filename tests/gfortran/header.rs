@@ -19,8 +19,7 @@
 //! ! test: requires supervisor   needs ferrocaf's own launcher (skipped under
 //!                               FERROCAF_TEST_LAUNCHER, see launcher.rs)
 //! ! test: requires shared-window  needs on-node images to share memory (skipped under the
-//!                               launcher when FERROCAF_MPI_SHM=0; implied for programs
-//!                               compiled with GCC 15+ accessors, unless they say rma-only)
+//!                               launcher when FERROCAF_MPI_SHM=0)
 //! ! test: requires rma-only     runs only under the launcher with FERROCAF_MPI_SHM=0
 //! ! test: gfortran >= 15        run only when the gfortran on PATH has this major version
 //!                               (`>=`, `<=`, `==`, `!=`; repeatable, all must hold): for

@@ -43,14 +43,6 @@ pub fn missing(capability: &str, launched: bool) -> bool {
     }
 }
 
-/// Whether `exe` was compiled with GCC 15+ accessors for coindexed references (it registers
-/// them at start: its dynamic symbols name `_gfortran_caf_register_accessor`). They run only
-/// where the target's memory is mapped, so such a program requires `shared-window`.
-pub fn uses_accessors(exe: &Path) -> bool {
-    let needle = b"_gfortran_caf_register_accessor";
-    std::fs::read(exe).is_ok_and(|b| b.windows(needle.len()).any(|w| w == needle))
-}
-
 /// The command running `exe` on `n` images: directly (the program supervises itself), or
 /// through the launcher.
 pub fn command(launcher: Option<&[String]>, exe: &Path, n: usize) -> Command {

@@ -3,7 +3,7 @@
 
 use super::guard::{call, inside};
 use super::table::function;
-use super::target::{caller_token, resolve, Target};
+use super::target::{resolve, Origin, Target};
 use super::Getter;
 use crate::abi::descriptor::GfcDescriptor;
 use crate::abi::errors::finish;
@@ -21,27 +21,63 @@ pub(super) fn bytes_of(d: &GfcDescriptor) -> usize {
     })
 }
 
-/// Calls getter `f` for the object at `target` into `dst`, with `src_desc`'s base address
-/// swapped for the target's copy during the call (the object's address itself when there is no
-/// descriptor) and restored after; the getter's `free_buffer` flag.
+/// Where a getter writes its result: a descriptor (the getter allocates the array when its
+/// base address is null, reallocates it when its shape differs) or the address of a result
+/// pointer (which the getter may point at the value in the target's memory, or at memory it
+/// allocates).
+#[derive(Clone, Copy)]
+pub(super) enum Dst {
+    /// A destination descriptor.
+    Desc(*mut GfcDescriptor),
+    /// The address of the result pointer and the bytes of one character (or of the value).
+    Slot(*mut *mut c_void, usize),
+}
+
+impl Dst {
+    /// The getter's `dst` argument.
+    pub fn arg(self) -> *mut c_void {
+        match self {
+            Dst::Desc(d) => d.cast(),
+            Dst::Slot(p, _) => p.cast(),
+        }
+    }
+}
+
+/// Calls getter `f` (index `index`) for the object at `target` into `dst`, with `src_desc`'s
+/// base address swapped for the target's copy during the call (the object's address itself
+/// when there is no descriptor) and restored after; on the owner when the target is away
+/// (`away.rs`). The getter's `free_buffer` flag.
 ///
 /// # Safety
-/// `src_desc` is null or a valid descriptor; `dst`, `add_data` and the lengths are what the
-/// getter's convention expects (as gfortran passes them).
+/// `src_desc` is null or a valid descriptor; `dst`, the origin's add_data and the lengths are
+/// what the getter's convention expects (as gfortran passes them).
 #[allow(clippy::too_many_arguments)] // one per getter argument
 pub(super) unsafe fn run_getter(
     rt: &Runtime,
     f: Getter,
+    index: c_int,
     target: &Target,
     src_desc: *mut GfcDescriptor,
-    dst: *mut c_void,
-    add_data: *mut c_void,
-    add_data_size: usize,
+    dst: Dst,
+    origin: &Origin,
     dst_charlen: *mut usize,
     src_charlen: *const usize,
-) -> i32 {
-    let cb = caller_token(add_data, add_data_size);
-    let caller = (rt.team.rank + 1) as c_int;
+) -> CafResult<i32> {
+    if target.away {
+        // SAFETY: forwarded from the caller.
+        return unsafe {
+            super::away::get(
+                rt,
+                index,
+                target,
+                src_desc,
+                dst,
+                origin,
+                dst_charlen,
+                src_charlen,
+            )
+        };
+    }
     let mut free_buffer = 0i32;
     let (src, old_src) = if src_desc.is_null() {
         (target.addr as *mut c_void, std::ptr::null_mut())
@@ -58,12 +94,12 @@ pub(super) unsafe fn run_getter(
         // SAFETY: the getter's own convention; every pointer is live for the call.
         unsafe {
             f(
-                add_data,
-                &caller,
-                dst,
+                origin.add_data,
+                &origin.image,
+                dst.arg(),
                 &mut free_buffer,
                 src,
-                &cb as *const _ as CafToken,
+                origin.token(),
                 0,
                 dst_charlen,
                 src_charlen,
@@ -74,7 +110,7 @@ pub(super) unsafe fn run_getter(
         // SAFETY: restores the caller's descriptor.
         unsafe { (*src_desc).base_addr = old_src };
     }
-    free_buffer
+    Ok(free_buffer)
 }
 
 /// Runs getter `index` on image `image`'s object of `token` into `dst` (the destination
@@ -104,10 +140,10 @@ unsafe fn get(
     let f: Getter = unsafe { std::mem::transmute::<usize, Getter>(function(index)?) };
     // SAFETY: forwarded from the caller.
     let target = unsafe { resolve(rt, token, image, team, team_number) }?;
-    let dst: *mut c_void = if dst_desc.is_null() {
-        dst_data.cast()
+    let dst = if dst_desc.is_null() {
+        Dst::Slot(dst_data, dst_size)
     } else {
-        dst_desc.cast()
+        Dst::Desc(dst_desc)
     };
     // A destination that must not be reallocated gets a buffer from the getter, copied below.
     let old_dst = if !dst_desc.is_null() && !may_realloc {
@@ -127,15 +163,15 @@ unsafe fn get(
         run_getter(
             rt,
             f,
+            index,
             &target,
             src_desc,
             dst,
-            add_data,
-            add_data_size,
+            &Origin::here(rt, add_data, add_data_size),
             dst_charlen,
             src_charlen,
         )
-    };
+    }?;
     if !old_dst.is_null() {
         // SAFETY: the getter filled a malloc'd buffer described by `dst_desc`; the caller's
         // destination has the same shape.
@@ -151,7 +187,7 @@ unsafe fn get(
             }
             d.base_addr = old_dst;
         }
-    } else if let (true, Some(t)) = (dst_desc.is_null(), target.token) {
+    } else if let (true, false, Some(t)) = (dst_desc.is_null(), target.away, target.token) {
         // SAFETY: as above.
         let p = unsafe { *dst_data } as usize;
         let segment = target.addr - t.offset;

@@ -2,21 +2,19 @@
 
 use super::guard::call;
 use super::table::function;
-use super::target::{caller_token, resolve};
+use super::target::{resolve, Origin};
+use super::wire::{desc_bytes, desc_from};
 use super::Present;
-use crate::abi::descriptor::{GfcDescriptor, GfcDim};
+use crate::abi::descriptor::GfcDescriptor;
 use crate::abi::errors::finish;
 use crate::abi::generation::{current, Generation};
 use crate::abi::CafToken;
 use crate::error::CafResult;
 use crate::runtime::{self, Runtime};
 use std::ffi::{c_int, c_void};
-use std::mem::size_of;
 
-/// Bytes of a descriptor header (before its dimensions).
-const HEADER: usize = 40;
-
-/// Runs presence accessor `index` against image `image`'s object of `token`.
+/// Runs presence accessor `index` against image `image`'s object of `token` (on the owner
+/// when it is away, `away.rs`).
 ///
 /// # Safety
 /// Arguments as gfortran passes them to `_gfortran_caf_is_present_on_remote`.
@@ -33,45 +31,56 @@ unsafe fn present(
     let f: Present = unsafe { std::mem::transmute::<usize, Present>(function(index)?) };
     // SAFETY: forwarded from the caller.
     let target = unsafe { resolve(rt, token, image, std::ptr::null(), std::ptr::null()) }?;
-    let cb = caller_token(add_data, add_data_size);
-    let caller = (rt.team.rank + 1) as c_int;
-    let mut addr = target.addr as *mut c_void;
-    // An allocatable coarray array is passed as its descriptor, pointing at the target's copy.
-    // SAFETY: a descriptor is integers and a raw pointer: all-zero bytes are a valid value.
-    let mut desc: GfcDescriptor = unsafe { std::mem::zeroed() };
-    let arg: *mut c_void = match target.token.map_or(0, |t| t.desc) {
-        0 if current() >= Generation::Gcc16 => (&mut addr as *mut *mut c_void).cast(),
-        0 => addr,
-        d => {
-            // SAFETY: a recorded descriptor is the allocatable coarray itself, live while its
-            // token is; only its real header and dimensions are copied.
-            unsafe {
-                let rank = (*(d as *const GfcDescriptor)).rank();
-                std::ptr::copy_nonoverlapping(
-                    d as *const u8,
-                    (&mut desc as *mut GfcDescriptor).cast::<u8>(),
-                    (HEADER + rank * size_of::<GfcDim>()).min(size_of::<GfcDescriptor>()),
-                );
-            }
-            desc.base_addr = addr;
-            (&mut desc as *mut GfcDescriptor).cast()
-        }
+    let origin = Origin::here(rt, add_data, add_data_size);
+    // SAFETY: a recorded descriptor is the allocatable coarray itself, live while its token is.
+    let desc = unsafe { desc_bytes(target.token.map_or(0, |t| t.desc) as *const GfcDescriptor) };
+    if target.away {
+        // SAFETY: forwarded from the caller.
+        return unsafe { super::away::present(rt, index, &target, desc, &origin) };
+    }
+    // SAFETY: the object at `target.addr` is what the accessor expects.
+    Ok(unsafe { run_present(f, target.image, target.addr, desc, &origin) })
+}
+
+/// Calls presence accessor `f` on image `image`'s object at `addr`: an allocatable coarray
+/// array (whose descriptor's bytes are `desc`, else empty) is passed as a copy of its
+/// descriptor pointing there; else gfortran 15 passes the object's address, gfortran 16 the
+/// address of a pointer to it.
+///
+/// # Safety
+/// `f` is a presence accessor and `addr` holds the object it expects.
+pub(super) unsafe fn run_present(
+    f: Present,
+    image: usize,
+    addr: usize,
+    desc: &[u8],
+    origin: &Origin,
+) -> i32 {
+    let mut addr = addr as *mut c_void;
+    let mut copy = desc_from(desc);
+    let arg: *mut c_void = if !desc.is_empty() {
+        copy.base_addr = addr;
+        (&mut *copy as *mut GfcDescriptor).cast()
+    } else if current() >= Generation::Gcc16 {
+        (&mut addr as *mut *mut c_void).cast()
+    } else {
+        addr
     };
     let mut result = 0i32;
-    call(target.image, || {
+    call(image, || {
         // SAFETY: the accessor's own convention; every pointer is live for the call.
         unsafe {
             f(
-                add_data,
-                &caller,
+                origin.add_data,
+                &origin.image,
                 &mut result,
                 arg,
-                &cb as *const _ as CafToken,
+                origin.token(),
                 0,
             )
         }
     });
-    Ok(result)
+    result
 }
 
 /// `ALLOCATED(x[j]%c...)` (Fortran 2018 16.9.11; GCC 15+): runs presence accessor

@@ -4,7 +4,7 @@
 use super::attach::put;
 use super::guard::call;
 use super::table::function;
-use super::target::{caller_token, resolve, Target};
+use super::target::{resolve, Origin, Target};
 use super::Receiver;
 use crate::abi::descriptor::{GfcDescriptor, GfcDim};
 use crate::abi::errors::finish;
@@ -40,7 +40,7 @@ fn extent_of(d: &GfcDescriptor) -> Option<(usize, usize)> {
 }
 
 /// A contiguous copy of the elements of `d`: the bytes and a descriptor of them (same bounds).
-fn packed(d: &GfcDescriptor) -> (Vec<u8>, Box<GfcDescriptor>) {
+pub(super) fn packed(d: &GfcDescriptor) -> (Vec<u8>, Box<GfcDescriptor>) {
     let rank = d.rank();
     let elem = d.dtype.elem_len;
     let count = d.count();
@@ -129,8 +129,10 @@ pub(super) unsafe fn receive(
     }
 }
 
-/// Runs receiver `index` into `target` from `src`/`src_desc`, staging a source that overlaps
-/// the destination object on this image, and posts the events attached to what it wrote.
+/// Runs receiver `index` into `target` from `src` (`src_size` bytes per character, or of the
+/// value) or `src_desc`, staging a source that overlaps the destination object on this image,
+/// and posts the events attached to what it wrote; on the owner when the target is away
+/// (`away.rs`).
 ///
 /// # Safety
 /// Arguments as gfortran passes them to `_gfortran_caf_send_to_remote`.
@@ -141,6 +143,7 @@ pub(super) unsafe fn send_into(
     dst_desc: *mut GfcDescriptor,
     dst_charlen: *const usize,
     src: *const c_void,
+    src_size: usize,
     src_charlen: *const usize,
     src_desc: *const GfcDescriptor,
     index: c_int,
@@ -149,9 +152,27 @@ pub(super) unsafe fn send_into(
 ) -> CafResult<()> {
     // SAFETY: the table holds the functions gfortran registered; this index names a receiver.
     let f: Receiver = unsafe { std::mem::transmute::<usize, Receiver>(function(index)?) };
-    let cb = caller_token(add_data, add_data_size);
-    let caller = (rt.team.rank + 1) as c_int;
+    let origin = Origin::here(rt, add_data, add_data_size);
     let size = target.token.map_or(0, |t| t.size);
+    if target.away {
+        // SAFETY: forwarded from the caller.
+        unsafe {
+            super::away::send(
+                rt,
+                index,
+                target,
+                dst_desc,
+                dst_charlen,
+                src,
+                src_size,
+                src_charlen,
+                src_desc,
+                &origin,
+            )
+        }?;
+        rt.stats.access(false, size as u64);
+        return Ok(());
+    }
     let mut staged = None;
     let src: *const c_void = if src_desc.is_null() {
         src
@@ -174,12 +195,12 @@ pub(super) unsafe fn send_into(
             receive(
                 f,
                 target.image,
-                add_data,
-                caller,
+                origin.add_data,
+                origin.image,
                 base,
                 dst_desc,
                 src,
-                &cb as *const _ as CafToken,
+                origin.token(),
                 dst_charlen,
                 src_charlen,
             )
@@ -203,7 +224,7 @@ pub unsafe extern "C" fn _gfortran_caf_send_to_remote(
     opt_dst_desc: *mut GfcDescriptor,
     opt_dst_charlen: *const usize,
     image_index: c_int,
-    _src_size: usize,
+    src_size: usize,
     src_data: *const c_void,
     opt_src_charlen: *const usize,
     opt_src_desc: *const GfcDescriptor,
@@ -250,6 +271,7 @@ pub unsafe extern "C" fn _gfortran_caf_send_to_remote(
             opt_dst_charlen,
             image_index,
             src_data,
+            src_size,
             opt_src_charlen,
             opt_src_desc,
             accessor_index,
@@ -277,6 +299,7 @@ unsafe fn send_in_general(
     opt_dst_charlen: *const usize,
     image_index: c_int,
     src_data: *const c_void,
+    src_size: usize,
     opt_src_charlen: *const usize,
     opt_src_desc: *const GfcDescriptor,
     accessor_index: c_int,
@@ -296,6 +319,7 @@ unsafe fn send_in_general(
                 opt_dst_desc,
                 opt_dst_charlen,
                 src_data,
+                src_size,
                 opt_src_charlen,
                 opt_src_desc,
                 accessor_index,

@@ -11,14 +11,78 @@ use std::ffi::{c_int, c_void};
 use std::sync::atomic::Ordering;
 use std::sync::OnceLock;
 
+/// A registered coarray's place in every image's segment.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Object {
+    /// Byte offset in the segment.
+    pub offset: usize,
+    /// Bytes.
+    pub size: usize,
+    /// Address of the allocatable coarray's descriptor in this process, or 0.
+    pub desc: usize,
+}
+
 /// The object an accessor works on.
 pub(super) struct Target {
     /// 0-based initial-team index of the image (this image for the add_data token).
     pub image: usize,
-    /// Address of the object in this process.
+    /// Address of the object in this process; for an object `away`, the add_data's address
+    /// in its image's process (`token` is `None`) or 0.
     pub addr: usize,
-    /// The token's record (its segment offset and size), `None` for the add_data token.
-    pub token: Option<&'static Token>,
+    /// The registered coarray, `None` for an add_data token.
+    pub token: Option<Object>,
+    /// This process does not map the object at its owner's address: the accessor runs on
+    /// its image (`away.rs`).
+    pub away: bool,
+}
+
+/// The calling image as an accessor sees it: its number, its add_data and the token through
+/// which the accessor reads the add_data.
+pub(super) struct Origin {
+    /// The caller's image number in its current team (the accessor's `caller_image`).
+    pub image: c_int,
+    /// The add_data (in this process).
+    pub add_data: *mut c_void,
+    /// The add_data token.
+    pub token: Token,
+}
+
+impl Origin {
+    /// This image, calling with `add_data` of `size` bytes.
+    pub fn here(rt: &Runtime, add_data: *mut c_void, size: usize) -> Origin {
+        Origin {
+            image: (rt.team.rank + 1) as c_int,
+            add_data,
+            token: caller_token(add_data, size),
+        }
+    }
+
+    /// Image `source` (0-based), number `image` in its team, whose add_data (at `addr` in
+    /// its process) was copied to `add_data` here.
+    pub fn away(
+        source: usize,
+        image: c_int,
+        add_data: *mut c_void,
+        size: usize,
+        addr: usize,
+    ) -> Origin {
+        Origin {
+            image,
+            add_data,
+            token: Token {
+                offset: addr,
+                size,
+                kind: RegKind::Coarray,
+                heap: HeapKind::CallerOn(source),
+                desc: 0,
+            },
+        }
+    }
+
+    /// The add_data token as the accessor receives it.
+    pub fn token(&self) -> CafToken {
+        &self.token as *const Token as CafToken
+    }
 }
 
 /// The members (initial-team indices, in team order) of the team an image selector refers to:
@@ -89,12 +153,24 @@ pub(super) unsafe fn resolve(
     }
     // SAFETY: guaranteed by the caller; tokens live as long as compiled code uses them.
     let t: &'static Token = unsafe { &*(token as *const Token) };
-    if t.heap == HeapKind::Caller {
-        return Ok(Target {
-            image: rt.me,
-            addr: t.offset,
-            token: None,
-        });
+    match t.heap {
+        HeapKind::Caller => {
+            return Ok(Target {
+                image: rt.me,
+                addr: t.offset,
+                token: None,
+                away: false,
+            })
+        }
+        HeapKind::CallerOn(j) => {
+            return Ok(Target {
+                image: j,
+                addr: t.offset,
+                token: None,
+                away: true,
+            })
+        }
+        _ => {}
     }
     // SAFETY: forwarded from the caller.
     let members = unsafe { selected(rt, team, team_number) }?;
@@ -115,28 +191,37 @@ pub(super) unsafe fn resolve(
             "coindexed access to a coarray that is not allocated".into(),
         ));
     }
-    let addr = rt.tp.direct(j, t.offset).ok_or_else(|| {
-        CafError::InvalidArgument(format!(
-            "coindexed access to image {}, whose memory is not mapped in this process (another \
-             node, or FERROCAF_MPI_SHM=0): GCC 15+ accessors run only where the target's memory \
-             is mapped (running them on the owner is not implemented); use the shared window on \
-             one node, or gfortran 14 or older",
-            j + 1
-        ))
-    })?;
-    if !same_addresses(rt) {
-        return Err(CafError::InvalidArgument(format!(
+    let object = Some(Object {
+        offset: t.offset,
+        size: t.size,
+        desc: t.desc,
+    });
+    // This image's pointers are valid in its own process; another's only where its segment is
+    // at the same address as in its owner's.
+    let here = rt
+        .tp
+        .direct(j, t.offset)
+        .filter(|_| j == rt.me || same_addresses(rt));
+    match here {
+        Some(addr) => Ok(Target {
+            image: j,
+            addr,
+            token: object,
+            away: false,
+        }),
+        None if rt.tp.owner_calls().is_some() => Ok(Target {
+            image: j,
+            addr: 0,
+            token: object,
+            away: true,
+        }),
+        None => Err(CafError::InvalidArgument(format!(
             "coindexed access to image {} through a GCC 15+ accessor needs its memory at the \
-             same address in every process, and this transport maps it elsewhere (the pointers \
-             it stores would be wrong here): use ferrocaf's own launcher or gfortran 14 or older",
+             same address in this process, and this transport neither maps it so nor runs \
+             accessors on the owner: use ferrocaf's own launcher or gfortran 14 or older",
             j + 1
-        )));
+        ))),
     }
-    Ok(Target {
-        image: j,
-        addr,
-        token: Some(t),
-    })
 }
 
 /// Whether every segment this process maps is at the address its owner uses (shm: always;

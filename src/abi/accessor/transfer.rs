@@ -6,10 +6,10 @@
 //! gfortran 15 passes four arguments, `dst_stat, dst_team, dst_team_number, src_stat`, and no
 //! team for the source.
 
-use super::get::{bytes_of, run_getter};
+use super::get::{bytes_of, run_getter, Dst};
 use super::send::send_into;
 use super::table::function;
-use super::target::resolve;
+use super::target::{resolve, Origin};
 use super::Getter;
 use crate::abi::descriptor::GfcDescriptor;
 use crate::abi::errors::finish;
@@ -73,24 +73,24 @@ unsafe fn fetch(
         // SAFETY: all-zero is an unallocated descriptor, which the getter allocates.
         Staged::Array(Box::new(unsafe { std::mem::zeroed() }))
     };
-    let dst: *mut c_void = match &mut staged {
-        Staged::Scalar { slot, .. } => (slot as *mut *mut c_void).cast(),
-        Staged::Array(d) => (&mut **d as *mut GfcDescriptor).cast(),
+    let dst = match &mut staged {
+        Staged::Scalar { slot, .. } => Dst::Slot(slot as *mut *mut c_void, size),
+        Staged::Array(d) => Dst::Desc(&mut **d as *mut GfcDescriptor),
     };
     // SAFETY: forwarded from the caller; `dst` is the staging slot or descriptor above.
     let free_buffer = unsafe {
         run_getter(
             rt,
             f,
+            index,
             &target,
             src_desc,
             dst,
-            add_data,
-            add_data_size,
+            &Origin::here(rt, add_data, add_data_size),
             dst_charlen,
             src_charlen,
         )
-    };
+    }?;
     let bytes = match &staged {
         Staged::Scalar { .. } => size,
         Staged::Array(d) => bytes_of(d),
@@ -187,6 +187,7 @@ pub unsafe extern "C" fn _gfortran_caf_transfer_between_remotes(
                 opt_dst_desc,
                 opt_dst_charlen,
                 src,
+                src_size,
                 opt_src_charlen,
                 src_desc,
                 dst_access_index,

@@ -22,11 +22,15 @@
 //! atomic, so no wait polls the network. Progress also drives MPI's progress engine for
 //! implementations whose passive-target RMA needs the target to enter MPI.
 //!
+//! Accessors of images this process does not map run on their owner: a request message, served
+//! by the owner's `progress`, and a reply (`am.rs`, `transport/owner.rs`).
+//!
 //! Notifications travel as eager messages (`MPI_Send` of one 64-byte cell on a private
 //! communicator), drained with `MPI_Improbe`/`MPI_Mrecv`: one message instead of a remote CAS,
 //! a put, a flush and an atomic (four round trips) to claim a cell of the target's ring; MPI
 //! keeps per-source order and buffers unexpected messages, so the queue never reports full.
 
+mod am;
 mod atomics;
 mod note;
 mod osc;
@@ -37,6 +41,7 @@ mod types;
 mod world;
 
 use super::control::{Header, HEADER};
+use super::owner::OwnerCalls;
 use super::plan::contiguous;
 use super::{cpu_atomic, AtomicOp, CopyPlan, Full, Layout, Notification, Place, Transport};
 use atomics::Rmw;
@@ -66,6 +71,9 @@ pub struct Mpi {
     all_mapped: bool,
     /// Notifications this image has received (compared with its [`Header::notes`]).
     received: AtomicU32,
+    /// Some image's segment is not mapped here at its owner's address, so other images may
+    /// run accessors on this one (owner-side calls, `am.rs`).
+    serves: bool,
     /// Calls of [`Transport::progress`] (counted when every image is mapped).
     turns: AtomicU32,
     /// Notifications this image sent itself, in order (MPICH's `MPI_Send` to the own rank
@@ -97,9 +105,14 @@ impl Mpi {
     ) -> Result<Mpi, String> {
         let w = World::init(sizes, shm, same_address)?;
         crate::sys::proc::tight_timer_slack();
+        let serves = (0..w.size).any(|j| w.mapped[j] != Some(w.home[j]));
+        if serves {
+            super::owner::set_serving();
+        }
         Ok(Mpi {
             n: w.size,
             all_mapped: w.mapped.iter().all(Option::is_some),
+            serves,
             w,
             received: AtomicU32::new(0),
             turns: AtomicU32::new(0),
@@ -369,8 +382,10 @@ impl Transport for Mpi {
         false
     }
 
-    /// With every image mapped, nothing a wait polls moves through MPI (stores and processor
-    /// atomics are coherent, notifications are received by `drain` itself), so only every
+    /// Drives MPI, serves the owner-side calls (accessors) other images addressed to this one
+    /// (`am.rs`) and makes remote updates visible. With every image mapped, nothing a wait
+    /// polls moves through MPI (stores and processor atomics are coherent, notifications are
+    /// received by `drain` itself, accessors run in the caller), so only every
     /// [`PROGRESS_EVERY`]-th call enters MPI: a probe costs more than a round trip through
     /// shared memory (SYNC ALL of 2 images took 1.3 µs when every poll probed). Otherwise
     /// the signals' receive loop, which ends with a probe that finds nothing and so enters the
@@ -381,6 +396,7 @@ impl Transport for Mpi {
         if !self.all_mapped {
             signal::receive(&self.w, |offset| self.add_own(offset));
             self.sync();
+            self.serve();
             return;
         }
         if self
@@ -390,6 +406,7 @@ impl Transport for Mpi {
         {
             note::poke(&self.w);
             self.sync();
+            self.serve();
         }
     }
 
@@ -407,5 +424,26 @@ impl Transport for Mpi {
 
     fn abort_job(&self, code: i32) {
         self.w.abort(code);
+    }
+
+    fn owner_calls(&self) -> Option<&dyn OwnerCalls> {
+        Some(self)
+    }
+}
+
+impl OwnerCalls for Mpi {
+    fn call(
+        &self,
+        image: usize,
+        request: &[u8],
+        gone: &mut dyn FnMut() -> bool,
+    ) -> Option<Vec<u8>> {
+        am::call(&self.w, image, request, gone)
+    }
+
+    fn serve(&self) {
+        if self.serves {
+            am::serve(&self.w);
+        }
     }
 }
