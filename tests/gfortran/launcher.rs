@@ -31,10 +31,13 @@ pub fn max_images() -> Result<Option<usize>, String> {
 /// Whether a run lacks a capability a test requires: `supervisor`, ferrocaf's own launcher
 /// (its messages about killed images, and an exit with a non-zero STOP code that nobody
 /// reports), which a `launched` (MPI) job lacks; `shared-window`, images on one node sharing
-/// their memory, which a launched job with FERROCAF_MPI_SHM=0 (one-sided RMA only) lacks;
-/// `rma-only`, images that do not map each other's memory: only such a job has it.
+/// their memory, which a launched job with FERROCAF_MPI_SHM=0 (one-sided RMA only) or over
+/// the fabric transport lacks; `rma-only`, images that do not map each other's memory: only
+/// such a job has it.
 pub fn missing(capability: &str, launched: bool) -> bool {
-    let rma_only = launched && std::env::var("FERROCAF_MPI_SHM").is_ok_and(|v| v == "0");
+    let env_is = |var: &str, v: &str| std::env::var(var).is_ok_and(|x| x == v);
+    let rma_only =
+        launched && (env_is("FERROCAF_MPI_SHM", "0") || env_is("FERROCAF_TRANSPORT", "fabric"));
     match capability {
         "supervisor" => launched,
         "shared-window" => rma_only,

@@ -12,7 +12,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
 #include <sys/uio.h>
+#include <time.h>
 
 /* Bytes of a notification message (one ring cell). */
 #define CELL 64
@@ -88,6 +90,21 @@ int ff_providers(char *out, size_t len)
 	return 0;
 }
 
+/* Backs off after `*idle` empty polls: spins first, then yields the processor, then naps, so
+ * that a wait on an oversubscribed machine leaves the processor to the peer it waits for. */
+static void back_off(unsigned *idle)
+{
+	*idle += 1;
+	if (*idle < 64)
+		return;
+	if (*idle < 1024) {
+		sched_yield();
+		return;
+	}
+	struct timespec nap = {.tv_sec = 0, .tv_nsec = 20000};
+	nanosleep(&nap, NULL);
+}
+
 /* Reads transmit completions; returns how many or a negative error. */
 static int reap(struct ff *f)
 {
@@ -114,8 +131,10 @@ static int post_slot(struct ff *f, size_t i)
 	do {
 		rc = fi_recv(f->ep, f->slots + i * CELL, CELL, NULL, FI_ADDR_UNSPEC,
 			     (void *)(uintptr_t)(i + 1));
-		if (rc == -FI_EAGAIN && (rc = reap(f)) >= 0)
+		if (rc == -FI_EAGAIN && (rc = reap(f)) >= 0) {
 			rc = -FI_EAGAIN;
+			sched_yield();
+		}
 	} while (rc == -FI_EAGAIN);
 	return rc;
 }
@@ -220,10 +239,13 @@ int ff_insert(struct ff *f, const void *names, size_t namelen, size_t n)
 /* Waits until every posted operation has completed. */
 int ff_wait(struct ff *f)
 {
+	unsigned idle = 0;
 	while (f->completed < f->posted) {
 		int rc = reap(f);
 		if (rc < 0)
 			return rc;
+		if (rc == 0)
+			back_off(&idle);
 	}
 	return 0;
 }
@@ -232,10 +254,12 @@ int ff_wait(struct ff *f)
 #define POST(f, call)                                                                            \
 	do {                                                                                     \
 		ssize_t rc_;                                                                     \
+		unsigned idle_ = 0;                                                              \
 		while ((rc_ = (call)) == -FI_EAGAIN) {                                           \
 			int r_ = reap(f);                                                        \
 			if (r_ < 0)                                                              \
 				return r_;                                                       \
+			back_off(&idle_);                                                        \
 		}                                                                                \
 		if (rc_)                                                                         \
 			return (int)rc_;                                                         \
