@@ -100,10 +100,7 @@ impl Runtime {
         if !self.attachments.any() || self.event_strategy == Strategy::Atomic {
             return None;
         }
-        let hits = self.attachments.hits(offset, offset + n, false);
-        let &[slot] = hits.as_slice() else {
-            return None;
-        };
+        let slot = self.attachments.single_hit(offset, offset + n)?;
         if let Err(e) = check_alive(self.tp, image) {
             return Some(Err(e));
         }
