@@ -42,7 +42,8 @@ CONFIGS = [
     ("fabric emulated", "ferrocaf", {**FABRIC, "FERROCAF_FABRIC_NOTIFY": "emulated"}, []),
     ("ferrocaf MPI", "ferrocaf", {"FERROCAF_TRANSPORT": "mpi", "FERROCAF_MPI_SHM": "0",
                                   "FERROCAF_EVENTS": "notified"}, TCP),
-    ("OpenCoarrays", "opencoarrays", {}, TCP),
+    # OpenCoarrays' windows need a one-sided component that works over the tcp BTL.
+    ("OpenCoarrays", "opencoarrays", {}, [*TCP, "--mca", "osc", "pt2pt"]),
 ]
 
 
