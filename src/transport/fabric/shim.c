@@ -23,6 +23,13 @@
 /* Completion entries read per call. */
 #define BATCH 16
 
+/* An arrival: a notification cell (kind 1) or a write's immediate data (kind 2). */
+struct arrival {
+	int kind;
+	uint64_t data;
+	uint64_t cell[CELL / 8];
+};
+
 struct ff {
 	struct fi_info *info;
 	struct fid_fabric *fabric;
@@ -36,6 +43,10 @@ struct ff {
 	/* Operations posted and completed on the transmit queue. */
 	uint64_t posted, completed;
 	char *slots;
+	/* Arrivals read from the receive queue while this process waited for its own
+	 * operations (so that their buffers are posted again), in arrival order from head. */
+	struct arrival *stash;
+	size_t stash_head, stash_len, stash_cap;
 };
 
 static const uint64_t CAPS = FI_RMA | FI_ATOMIC | FI_MSG | FI_READ | FI_WRITE | FI_SEND |
@@ -236,12 +247,81 @@ int ff_insert(struct ff *f, const void *names, size_t namelen, size_t n)
 	return rc == (int)n ? 0 : -FI_EADDRNOTAVAIL;
 }
 
+/* Reads one receive completion: 1 with a notification cell copied to `cell` (its buffer
+ * posted again), 2 with a write's immediate data in *data, 0 when none is there. */
+static int read_rx(struct ff *f, void *cell, uint64_t *data)
+{
+	struct fi_cq_data_entry e;
+	ssize_t got = fi_cq_read(f->rxcq, &e, 1);
+	if (got == -FI_EAGAIN)
+		return 0;
+	if (got == -FI_EAVAIL) {
+		struct fi_cq_err_entry err = {0};
+		fi_cq_readerr(f->rxcq, &err, 0);
+		return -(int)(err.err ? err.err : FI_EIO);
+	}
+	if (got < 0)
+		return (int)got;
+	if (e.flags & FI_RECV) {
+		size_t i = (uintptr_t)e.op_context - 1;
+		memcpy(cell, f->slots + i * CELL, CELL);
+		int rc = post_slot(f, i);
+		return rc ? rc : 1;
+	}
+	if (e.flags & FI_REMOTE_CQ_DATA) {
+		*data = e.data;
+		return 2;
+	}
+	return 0;
+}
+
+/* Moves every arrival in the receive queue to the stash (reposting the message buffers): a
+ * process that waits for its own sends must keep receiving, or two processes sending to each
+ * other with every buffer full would wait for each other for ever. */
+static int stash_rx(struct ff *f)
+{
+	for (;;) {
+		if (f->stash_len == f->stash_cap) {
+			size_t cap = f->stash_cap ? 2 * f->stash_cap : 64;
+			struct arrival *a = realloc(f->stash, cap * sizeof *a);
+			if (!a)
+				return -FI_ENOMEM;
+			f->stash = a;
+			f->stash_cap = cap;
+		}
+		struct arrival *a = &f->stash[f->stash_len];
+		int rc = read_rx(f, a->cell, &a->data);
+		if (rc <= 0)
+			return rc;
+		a->kind = rc;
+		f->stash_len++;
+	}
+}
+
+/* Reads one arrival, stashed ones first: 1 with a notification cell copied to `cell`, 2 with
+ * a write's immediate data in *data, 0 when none is there. */
+int ff_receive(struct ff *f, void *cell, uint64_t *data)
+{
+	if (f->stash_head < f->stash_len) {
+		struct arrival *a = &f->stash[f->stash_head++];
+		int kind = a->kind;
+		memcpy(cell, a->cell, CELL);
+		*data = a->data;
+		if (f->stash_head == f->stash_len)
+			f->stash_head = f->stash_len = 0;
+		return kind;
+	}
+	return read_rx(f, cell, data);
+}
+
 /* Waits until every posted operation has completed. */
 int ff_wait(struct ff *f)
 {
 	unsigned idle = 0;
 	while (f->completed < f->posted) {
 		int rc = reap(f);
+		if (rc == 0)
+			rc = stash_rx(f);
 		if (rc < 0)
 			return rc;
 		if (rc == 0)
@@ -257,6 +337,8 @@ int ff_wait(struct ff *f)
 		unsigned idle_ = 0;                                                              \
 		while ((rc_ = (call)) == -FI_EAGAIN) {                                           \
 			int r_ = reap(f);                                                        \
+			if (r_ >= 0)                                                             \
+				r_ = stash_rx(f);                                                \
 			if (r_ < 0)                                                              \
 				return r_;                                                       \
 			back_off(&idle_);                                                        \
@@ -342,34 +424,6 @@ int ff_cswap(struct ff *f, size_t peer, uint64_t addr, uint64_t key, int width,
 	return ff_wait(f);
 }
 
-/* Reads one receive completion: 1 with a notification cell copied to `cell` (its buffer
- * posted again), 2 with a write's immediate data in *data, 0 when none is there. */
-int ff_receive(struct ff *f, void *cell, uint64_t *data)
-{
-	struct fi_cq_data_entry e;
-	ssize_t got = fi_cq_read(f->rxcq, &e, 1);
-	if (got == -FI_EAGAIN)
-		return 0;
-	if (got == -FI_EAVAIL) {
-		struct fi_cq_err_entry err = {0};
-		fi_cq_readerr(f->rxcq, &err, 0);
-		return -(int)(err.err ? err.err : FI_EIO);
-	}
-	if (got < 0)
-		return (int)got;
-	if (e.flags & FI_RECV) {
-		size_t i = (uintptr_t)e.op_context - 1;
-		memcpy(cell, f->slots + i * CELL, CELL);
-		int rc = post_slot(f, i);
-		return rc ? rc : 1;
-	}
-	if (e.flags & FI_REMOTE_CQ_DATA) {
-		*data = e.data;
-		return 2;
-	}
-	return 0;
-}
-
 /* Closes everything ff_open opened. */
 void ff_close(struct ff *f)
 {
@@ -391,5 +445,6 @@ void ff_close(struct ff *f)
 		fi_freeinfo(f->info);
 	free(f->addrs);
 	free(f->slots);
+	free(f->stash);
 	free(f);
 }
