@@ -35,7 +35,8 @@ end program looping
 /// How long the job may take to end once the host is lost (the bed's mpirun declares a silent
 /// host lost after about 8 s).
 const LIMIT: Duration = Duration::from_secs(30);
-/// Images of the job, round-robin over the first 2 hosts: images 2 and 4 run on host 2.
+/// Images of the job, round-robin over the first 2 hosts (`--host`, whatever the bed's size):
+/// images 2 and 4 run on host 2.
 const IMAGES: usize = 4;
 
 /// The processes running `exe` in the test bed's host `k` (its network namespace).
@@ -74,14 +75,22 @@ enum Loss {
 /// how the job ends.
 fn lose_host_2(bed: &std::ffi::OsStr, exe: &Path, how: Loss) {
     let mut cmd = Command::new(bed);
-    cmd.args(["mpirun", "--oversubscribe", "--map-by", "node", "-n"])
-        .arg(IMAGES.to_string())
-        .arg(exe)
-        .env("OMPI_ALLOW_RUN_AS_ROOT", "1")
-        .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
-        .env("FERROCAF_HEAP_SIZE", "16M")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
+    cmd.args([
+        "mpirun",
+        "--oversubscribe",
+        "--host",
+        "bed1:2,bed2:2",
+        "--map-by",
+        "node",
+    ])
+    .arg("-n")
+    .arg(IMAGES.to_string())
+    .arg(exe)
+    .env("OMPI_ALLOW_RUN_AS_ROOT", "1")
+    .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
+    .env("FERROCAF_HEAP_SIZE", "16M")
+    .stdout(Stdio::piped())
+    .stderr(Stdio::piped());
     let mut job = cmd.spawn().unwrap();
     let out = wait_for_line(&mut job, "READY", Duration::from_secs(60));
     let victims = on_host(2, exe);

@@ -62,8 +62,7 @@ impl Barrier {
             debug_assert!(round < ROUNDS);
             let at = Layout::barrier(team.level, round);
             let to = team.members[(team.rank + dist) % n];
-            tp.fetch_op(to, at, 8, AtomicOp::Add, 1);
-            tp.ring(to);
+            tp.signal(to, at);
             let word = tp.direct(me, at).expect("own segment is mapped");
             // SAFETY: the round counter is an aligned u64 in this image's control block.
             let mine = unsafe { &*(word as *const AtomicU64) };

@@ -7,7 +7,7 @@ use super::team::Team;
 use super::wait::Waiter;
 use crate::error::{CafError, CafResult};
 use crate::transport::control::Layout;
-use crate::transport::{AtomicOp, Transport};
+use crate::transport::Transport;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 
@@ -79,8 +79,7 @@ impl SyncImages {
             }
         }
         for &j in partners.iter() {
-            tp.fetch_op(j, Layout::sync_from(me), 8, AtomicOp::Add, 1);
-            tp.ring(j);
+            tp.signal(j, Layout::sync_from(me));
         }
         for &j in partners.iter() {
             counts[j] += 1;

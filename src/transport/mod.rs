@@ -127,6 +127,16 @@ pub trait Transport: Send + Sync {
         false
     }
 
+    /// Adds one to the 8-byte counter at `offset` of `image`'s control block and wakes
+    /// `image`: a barrier round's or SYNC IMAGES' signal. Only `image` reads such a counter,
+    /// by loads in its waits (after [`Transport::progress`] when it cannot wake), and no one
+    /// changes it otherwise, so a transport may deliver the add as a message that the target
+    /// applies itself. By default an atomic add, then [`Transport::ring`].
+    fn signal(&self, image: usize, offset: usize) {
+        self.fetch_op(image, offset, 8, AtomicOp::Add, 1);
+        self.ring(image);
+    }
+
     /// Tells `image` that something it reads in other images' memory while it waits has
     /// changed (a lock's queue, the central barrier, a termination): [`Transport::ring`] where
     /// rings wake; a transport that cannot wake moves `image`'s bell word, which those waits

@@ -30,6 +30,7 @@
 mod atomics;
 mod note;
 mod osc;
+mod signal;
 mod symmetric;
 mod tune;
 mod types;
@@ -122,6 +123,17 @@ impl Mpi {
         self.all_mapped
             .then(|| self.direct(image, offset))
             .flatten()
+    }
+
+    /// Adds one to the 8-byte counter at `offset` of this image's control block (a signal,
+    /// [`Transport::signal`]).
+    fn add_own(&self, offset: usize) {
+        let a = self
+            .direct(self.w.rank, offset)
+            .expect("own segment is mapped");
+        // SAFETY: an aligned u64 of this image's control block, mapped for the life of the
+        // windows; signal counters are changed only here (every add to them is a message).
+        unsafe { cpu_atomic::fetch_op(a, 8, AtomicOp::Add, 1) };
     }
 
     /// The window displacement of byte `offset` of `image`'s segment.
@@ -278,6 +290,21 @@ impl Transport for Mpi {
 
     fn ring(&self, _image: usize) {}
 
+    /// With every image mapped, a processor atomic add (the default). Otherwise a message
+    /// (`signal.rs`), which the target applies in [`Transport::progress`]: one way instead of
+    /// an MPI atomic's round trip, which across nodes waits for the target to enter MPI.
+    /// Every add to such a counter then comes as a message, so the owner's processor atomic
+    /// is the only RMW of the word.
+    fn signal(&self, image: usize, offset: usize) {
+        if self.all_mapped {
+            self.fetch_op(image, offset, 8, AtomicOp::Add, 1);
+        } else if image == self.w.rank {
+            self.add_own(offset);
+        } else {
+            signal::send(&self.w, image, offset);
+        }
+    }
+
     fn alert(&self, image: usize) {
         self.fetch_op(image, BELL, 4, AtomicOp::Add, 1);
     }
@@ -345,18 +372,25 @@ impl Transport for Mpi {
     /// With every image mapped, nothing a wait polls moves through MPI (stores and processor
     /// atomics are coherent, notifications are received by `drain` itself), so only every
     /// [`PROGRESS_EVERY`]-th call enters MPI: a probe costs more than a round trip through
-    /// shared memory (SYNC ALL of 2 images took 1.3 µs when every poll probed).
+    /// shared memory (SYNC ALL of 2 images took 1.3 µs when every poll probed). Otherwise
+    /// the signals' receive loop, which ends with a probe that finds nothing and so enters the
+    /// progress engine, stands for the progress probe: each entry costs a `sched_yield`
+    /// where ranks yield when idle (the test bed), and three per turn made SYNC ALL between
+    /// bed hosts slower than a put under outside load.
     fn progress(&self) {
-        if self.all_mapped
-            && !self
-                .turns
-                .fetch_add(1, Ordering::Relaxed)
-                .is_multiple_of(PROGRESS_EVERY)
-        {
+        if !self.all_mapped {
+            signal::receive(&self.w, |offset| self.add_own(offset));
+            self.sync();
             return;
         }
-        note::poke(&self.w);
-        self.sync();
+        if self
+            .turns
+            .fetch_add(1, Ordering::Relaxed)
+            .is_multiple_of(PROGRESS_EVERY)
+        {
+            note::poke(&self.w);
+            self.sync();
+        }
     }
 
     fn home(&self, image: usize) -> usize {
