@@ -30,6 +30,52 @@ fn main() {
         .compile("ferrocaf_abi_c");
     #[cfg(feature = "mpi")]
     mpi_ops();
+    #[cfg(feature = "fabric")]
+    fabric_shim();
+}
+
+/// Compiles the fabric transport's C shims (`src/transport/fabric/shim.c` over libfabric,
+/// `boot.c` over PMIx) with the flags pkg-config gives, and links both libraries.
+#[cfg(feature = "fabric")]
+fn fabric_shim() {
+    let mut b = cc::Build::new();
+    for f in ["src/transport/fabric/shim.c", "src/transport/fabric/boot.c"] {
+        println!("cargo:rerun-if-changed={f}");
+        b.file(f);
+    }
+    let mut links = Vec::new();
+    for lib in ["libfabric", "pmix"] {
+        let flags = |what: &str| {
+            let out = std::process::Command::new("pkg-config")
+                .args([what, lib])
+                .output()
+                .unwrap_or_else(|e| panic!("pkg-config {lib}: {e}"));
+            if !out.status.success() {
+                panic!(
+                    "pkg-config finds no {lib}: install libfabric-dev and libpmix-dev \
+                     (scripts/setup.sh, ensure_fabric)"
+                );
+            }
+            String::from_utf8_lossy(&out.stdout).into_owned()
+        };
+        for f in flags("--cflags").split_whitespace() {
+            if let Some(dir) = f.strip_prefix("-I") {
+                b.include(dir);
+            }
+        }
+        for f in flags("--libs").split_whitespace() {
+            if let Some(dir) = f.strip_prefix("-L") {
+                links.push(format!("cargo:rustc-link-search=native={dir}"));
+                links.push(format!("cargo:rustc-link-arg=-Wl,-rpath,{dir}"));
+            } else if let Some(name) = f.strip_prefix("-l") {
+                links.push(format!("cargo:rustc-link-lib={name}"));
+            }
+        }
+    }
+    b.warnings(true).compile("ferrocaf_fabric_shim");
+    // After the shim's own line: a linker resolves its references in the libraries named
+    // after it.
+    links.iter().for_each(|l| println!("{l}"));
 }
 
 /// Tells `abi::generation` (as FERROCAF_CC_GCC_MAJOR) which GCC compiles the C parts: in a

@@ -4,6 +4,7 @@
 ! and the heaps end where they started (a big coarray still fits afterwards).
 ! test: images 2 3
 ! test: env FERROCAF_HEAP_SIZE=64M
+! test: requires steady-memory
 ! test: count {n} PASS
 ! test: timeout 300
 program stress_alloc

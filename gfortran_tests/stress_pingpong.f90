@@ -3,6 +3,7 @@
 ! memory does not grow (at most 1 MiB between the first and the last thousand round trips).
 ! test: images 2
 ! test: vary FERROCAF_EVENTS=atomic,p2p,notified
+! test: requires steady-memory
 ! test: count 2 PASS
 ! test: timeout 300
 program stress_pingpong

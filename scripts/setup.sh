@@ -54,6 +54,20 @@ ensure_test_tools() {
     fi
 }
 
+# Installs what the libfabric transport builds and runs with: libfabric (headers and fi_info),
+# PMIx's headers (the transport bootstraps through the launcher's PMIx server) and Open MPI's
+# mpirun, which serves PMIx to the processes it starts.
+ensure_fabric() {
+    local missing=()
+    dpkg -s libfabric-dev >/dev/null 2>&1 || missing+=(libfabric-dev)
+    command -v fi_info >/dev/null 2>&1 || missing+=(libfabric-bin)
+    dpkg -s libpmix-dev >/dev/null 2>&1 || missing+=(libpmix-dev)
+    command -v mpirun >/dev/null 2>&1 || missing+=(openmpi-bin)
+    if [ ${#missing[@]} -gt 0 ]; then
+        apt_install "${missing[@]}"
+    fi
+}
+
 # Where fpm is installed: a Python virtual environment of ferrocaf's own, as pip may not install
 # into a distribution's Python (Debian 12 and later refuse it: PEP 668, externally managed).
 FPM_VENV="${XDG_DATA_HOME:-$HOME/.local/share}/ferrocaf/fpm-venv"

@@ -95,6 +95,9 @@ pub(super) unsafe fn access(
         );
         if is_get {
             rt.tp.copy_bytes(here, there, n);
+        } else if let Some(r) = rt.put_posting(img, at, l.base_addr as usize, n) {
+            rt.stats.access(false, n as u64);
+            return r;
         } else {
             rt.tp.copy_bytes(there, here, n);
         }

@@ -134,6 +134,20 @@ impl Attachments {
         slots.as_slice().iter().try_for_each(|&s| post(s))
     }
 
+    /// The event to post after a put into bytes `[lo, hi)` when exactly one is attached there
+    /// (what a notified put can carry).
+    pub fn single_hit(&self, lo: usize, hi: usize) -> Option<usize> {
+        if !self.any() {
+            return None;
+        }
+        let mut slots = Slots::default();
+        self.collect(lo, hi, false, &mut slots);
+        match slots.as_slice() {
+            &[slot] => Some(slot),
+            _ => None,
+        }
+    }
+
     /// Fills `slots` with the events attached to bytes overlapping `[lo, hi)`.
     fn collect(&self, lo: usize, hi: usize, is_get: bool, slots: &mut Slots) {
         loop {
@@ -255,6 +269,18 @@ mod tests {
             hits(&t, 100, 200, true).is_empty(),
             "gets notify only when asked"
         );
+    }
+
+    #[test]
+    fn single_hit_only_when_one_event() {
+        let t = Attachments::default();
+        assert_eq!(t.single_hit(0, 8), None);
+        t.attach(at(100, 200, 8)).unwrap();
+        t.attach(at(200, 300, 8)).unwrap();
+        t.attach(at(400, 500, 16)).unwrap();
+        assert_eq!(t.single_hit(150, 250), Some(8));
+        assert_eq!(t.single_hit(150, 450), None);
+        assert_eq!(t.single_hit(300, 400), None);
     }
 
     #[test]

@@ -21,7 +21,8 @@ pub const VARIABLES: &[(&str, &str)] = &[
     ("FERROCAF_SPIN", "spin iterations before a wait sleeps; 0 = sleep at once (default: 2000, 0 when oversubscribed)"),
     ("FERROCAF_CPUS", "CPUs the images share, which choose the barrier and small-collective algorithms and the spin default (default: CPUs available)"),
     ("FERROCAF_EVENTS", "how EVENT POST/WAIT work: atomic (counter), p2p (eager messages) or notified (matching engine); default atomic"),
-    ("FERROCAF_TRANSPORT", "shm (one machine, the default) or mpi (default when started by an MPI launcher; needs the `mpi` feature)"),
+    ("FERROCAF_TRANSPORT", "shm (one machine, the default), mpi (default when started by an MPI launcher; needs the `mpi` feature) or fabric (libfabric under a PMIx launcher; needs the `fabric` feature)"),
+    ("FERROCAF_FABRIC_NOTIFY", "over fabric: native (a notified put is one fi_writedata, the default) or emulated (put, wait for its completion, then a notification message)"),
     ("FERROCAF_MPI_SHM", "0 = over MPI, reach on-node images through RMA too instead of a shared-memory window (default 1)"),
     ("FERROCAF_STATS", "1: each image prints its statistics (puts, gets, bytes, notifications, events, wait times) at the end; default 0"),
     ("FERROCAF_CACHE_SIZE", "size limit of the build cache of `ferrocaf run prog.f90`; least recently used builds are removed beyond it (default 1G)"),
@@ -122,6 +123,8 @@ pub enum Kind {
     Shm,
     /// MPI one-sided communication under an MPI launcher.
     Mpi,
+    /// libfabric RMA under a PMIx launcher.
+    Fabric,
 }
 
 /// The transport FERROCAF_TRANSPORT names, if set.
@@ -129,8 +132,9 @@ pub fn transport() -> Result<Option<Kind>, ConfigError> {
     read("FERROCAF_TRANSPORT", |v, t| match t.trim() {
         "shm" => Ok(Kind::Shm),
         "mpi" => Ok(Kind::Mpi),
+        "fabric" => Ok(Kind::Fabric),
         _ => Err(ConfigError(format!(
-            "{v}={t:?} is not a transport (shm or mpi)"
+            "{v}={t:?} is not a transport (shm, mpi or fabric)"
         ))),
     })
 }
@@ -144,6 +148,17 @@ pub fn mpi_shm() -> Result<bool, ConfigError> {
         _ => Err(ConfigError(format!("{v}={t:?} must be 0 or 1"))),
     };
     Ok(read("FERROCAF_MPI_SHM", parse)?.unwrap_or(true))
+}
+
+/// Whether the fabric transport's notified puts take the emulated three-step path
+/// (FERROCAF_FABRIC_NOTIFY=emulated) instead of one `fi_writedata` (native, the default).
+pub fn fabric_emulated() -> Result<bool, ConfigError> {
+    let parse = |v: &str, t: &str| match t.trim() {
+        "native" => Ok(false),
+        "emulated" => Ok(true),
+        _ => Err(ConfigError(format!("{v}={t:?} must be native or emulated"))),
+    };
+    Ok(read("FERROCAF_FABRIC_NOTIFY", parse)?.unwrap_or(false))
 }
 
 /// CPUs the images share (FERROCAF_CPUS, default: the CPUs this process may use). Teams

@@ -11,6 +11,8 @@ pub mod notified;
 pub mod registry;
 pub mod size;
 mod start;
+#[cfg(feature = "fabric")]
+mod start_fabric;
 #[cfg(feature = "mpi")]
 mod start_mpi;
 pub mod statement;

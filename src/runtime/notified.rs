@@ -4,7 +4,9 @@
 use super::registry::{RegKind, Token};
 use super::Runtime;
 use crate::engine::attach::Attachment;
-use crate::engine::event;
+use crate::engine::event::{self, Strategy, EVENT_TAG};
+use crate::engine::stats::Counter;
+use crate::engine::status::check_alive;
 use crate::engine::transfer::Side;
 use crate::error::{CafError, CafResult};
 use crate::transport::Place;
@@ -81,5 +83,35 @@ impl Runtime {
             .each_hit(offset, offset + n, is_get, |slot| {
                 self.events().post(image, slot)
             })
+    }
+
+    /// An attached put as one notified put (the Notified Access paper's one network
+    /// transaction): `n` contiguous bytes from local address `src` to `(image, offset)`, when
+    /// they hit exactly one attached event and events are notifications (`p2p`, `notified`),
+    /// through [`Transport::put_notified`](crate::transport::Transport::put_notified). `None`,
+    /// having done nothing, when that does not apply: the caller puts, then posts.
+    pub fn put_posting(
+        &self,
+        image: usize,
+        offset: usize,
+        src: usize,
+        n: usize,
+    ) -> Option<CafResult<()>> {
+        if !self.attachments.any() || self.event_strategy == Strategy::Atomic {
+            return None;
+        }
+        let slot = self.attachments.single_hit(offset, offset + n)?;
+        if let Err(e) = check_alive(self.tp, image) {
+            return Some(Err(e));
+        }
+        if !self
+            .tp
+            .put_notified(image, offset, src, n, EVENT_TAG | slot as u64)
+        {
+            return None;
+        }
+        self.stats.add(Counter::EventsPosted, 1);
+        self.stats.add(Counter::NotifySent, 1);
+        Some(Ok(()))
     }
 }

@@ -37,6 +37,7 @@ pub(super) fn start() -> Runtime {
         Ok(Some((job, me))) => join(job, me),
         Ok(None) => match config::transport().unwrap_or_else(|e| fail(e)) {
             Some(Kind::Mpi) => join_mpi(),
+            Some(Kind::Fabric) => join_fabric(),
             Some(Kind::Shm) => supervise_self(),
             None if launcher().is_some() && cfg!(feature = "mpi") => join_mpi(),
             None => supervise_self(),
@@ -73,6 +74,22 @@ fn join_mpi() -> Runtime {
         "this ferrocaf was built without the MPI transport; rebuild it with \
          `cargo build --release --features mpi` (needs an MPI library such as Open MPI or \
          MPICH), or run the program with `ferrocaf run -n N ./prog` on one machine",
+    )
+}
+
+/// Joins a job over libfabric: this process is one image of it.
+#[cfg(feature = "fabric")]
+fn join_fabric() -> Runtime {
+    super::start_fabric::join()
+}
+
+/// Without the `fabric` feature, FERROCAF_TRANSPORT=fabric is refused with instructions.
+#[cfg(not(feature = "fabric"))]
+fn join_fabric() -> Runtime {
+    fail(
+        "FERROCAF_TRANSPORT=fabric: this ferrocaf was built without the libfabric transport; \
+         rebuild it with `cargo build --release --features fabric` (needs libfabric-dev and \
+         libpmix-dev)",
     )
 }
 

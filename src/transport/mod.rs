@@ -5,6 +5,8 @@ pub mod control;
 pub mod cpu_atomic;
 pub mod dims;
 pub mod doorbell;
+#[cfg(feature = "fabric")]
+pub mod fabric;
 #[cfg(feature = "mpi")]
 pub mod mpi;
 pub mod owner;
@@ -14,6 +16,7 @@ mod plan_run;
 mod plan_tests;
 pub mod ring;
 pub mod shm;
+pub mod wire;
 
 pub use plan::{CopyPlan, Dim, Dims, Layout};
 pub use ring::{Full, Notification};
@@ -108,6 +111,22 @@ pub trait Transport: Send + Sync {
     fn notify(&self, image: usize, n: &Notification) -> Result<(), Full>;
     /// Hands every notification that has arrived for this image to `f`, in arrival order.
     fn drain(&self, f: &mut dyn FnMut(Notification));
+
+    /// Capability: copies `n` contiguous bytes from local address `src` to `(image, offset)`
+    /// and delivers the notification `{source: this image, tag, bytes: 0, offset: 0}` to
+    /// `image` once they are visible there, in one network transaction (a put carrying
+    /// immediate data). Returns false, having done nothing, where the transport has no such
+    /// operation or `tag` does not fit it: the engine then copies and notifies.
+    fn put_notified(
+        &self,
+        _image: usize,
+        _offset: usize,
+        _src: usize,
+        _n: usize,
+        _tag: u64,
+    ) -> bool {
+        false
+    }
 
     /// Adds one to the 8-byte counter at `offset` of `image`'s control block and wakes
     /// `image`: a barrier round's or SYNC IMAGES' signal. Only `image` reads such a counter,

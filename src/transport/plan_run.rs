@@ -230,6 +230,24 @@ impl Cursor {
     }
 }
 
+impl Layout {
+    /// The byte runs `(offset, bytes)` the elements of `elem` bytes occupy, in array element
+    /// order, neighbours that follow each other in memory merged: the pieces of a transfer to
+    /// or from a packed buffer (network transports post them as scatter/gather lists).
+    pub fn runs(&self, elem: usize) -> Vec<(isize, usize)> {
+        let mut out: Vec<(isize, usize)> = Vec::new();
+        let mut w = Walker::new(self);
+        for _ in 0..self.count() {
+            match out.last_mut() {
+                Some((at, len)) if *at + *len as isize == w.offset => *len += elem,
+                _ => out.push((w.offset, elem)),
+            }
+            w.advance();
+        }
+        out
+    }
+}
+
 /// An odometer over any layout, tracking the element's byte offset from the base.
 struct Walker<'a> {
     layout: &'a Layout,

@@ -225,3 +225,13 @@ fn rows_of_wide_elements_with_negative_strides() {
         assert_eq!(dst[at], src[2 * i + 8 * j + 24 * l], "element {k}");
     }
 }
+
+#[test]
+fn runs_follow_element_order_and_merge_neighbours() {
+    let strided = Layout::Strided(normalise(&[d(2, 8), d(3, 32)]));
+    assert_eq!(strided.runs(8), vec![(0, 16), (32, 16), (64, 16)]);
+    let reversed = Layout::Strided(normalise(&[d(3, -4)]));
+    assert_eq!(reversed.runs(4), vec![(0, 4), (-4, 4), (-8, 4)]);
+    let listed = Layout::Indexed(vec![vec![0, 4, 12, 16]]);
+    assert_eq!(listed.runs(4), vec![(0, 8), (12, 8)]);
+}

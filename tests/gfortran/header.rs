@@ -21,6 +21,8 @@
 //! ! test: requires shared-window  needs on-node images to share memory (skipped under the
 //!                               launcher when FERROCAF_MPI_SHM=0)
 //! ! test: requires rma-only     runs only under the launcher with FERROCAF_MPI_SHM=0
+//! ! test: requires steady-memory  checks that resident memory stays flat (skipped over the
+//!                               fabric transport's tcp provider, see launcher.rs)
 //! ! test: gfortran >= 15        run only when the gfortran on PATH has this major version
 //!                               (`>=`, `<=`, `==`, `!=`; repeatable, all must hold): for
 //!                               programs only some compilers compile right (docs/ARCHITECTURE.md,
@@ -220,12 +222,15 @@ fn apply(h: &mut Header, directive: &str) -> Result<(), String> {
             h.counts.push((times, text.trim().to_string()));
         }
         "forbid" => h.forbid.push(rest.to_string()),
-        "requires" if ["supervisor", "shared-window", "rma-only"].contains(&rest) => {
+        "requires"
+            if ["supervisor", "shared-window", "rma-only", "steady-memory"].contains(&rest) =>
+        {
             h.requires.push(rest.to_string())
         }
         "requires" => {
             return Err(format!(
-                "unknown capability `{rest}` (known: supervisor, shared-window)"
+                "unknown capability `{rest}` (known: supervisor, shared-window, rma-only, \
+                 steady-memory)"
             ))
         }
         "vary" => {

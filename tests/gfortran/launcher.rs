@@ -31,14 +31,24 @@ pub fn max_images() -> Result<Option<usize>, String> {
 /// Whether a run lacks a capability a test requires: `supervisor`, ferrocaf's own launcher
 /// (its messages about killed images, and an exit with a non-zero STOP code that nobody
 /// reports), which a `launched` (MPI) job lacks; `shared-window`, images on one node sharing
-/// their memory, which a launched job with FERROCAF_MPI_SHM=0 (one-sided RMA only) lacks;
-/// `rma-only`, images that do not map each other's memory: only such a job has it.
+/// their memory, which a launched job with FERROCAF_MPI_SHM=0 (one-sided RMA only) or over
+/// the fabric transport lacks; `rma-only`, images that do not map each other's memory: only
+/// such a job has it; `steady-memory`, resident memory that stays flat over many operations,
+/// which libfabric 1.17's tcp provider (`tcp;ofi_rxm`) lacks: its processes grow by about 47
+/// bytes per RMA operation, outside the malloc heap (docs/ARCHITECTURE.md, "Fabric transport").
 pub fn missing(capability: &str, launched: bool) -> bool {
-    let rma_only = launched && std::env::var("FERROCAF_MPI_SHM").is_ok_and(|v| v == "0");
+    let env_is = |var: &str, v: &str| std::env::var(var).is_ok_and(|x| x == v);
+    let rma_only =
+        launched && (env_is("FERROCAF_MPI_SHM", "0") || env_is("FERROCAF_TRANSPORT", "fabric"));
     match capability {
         "supervisor" => launched,
         "shared-window" => rma_only,
         "rma-only" => !rma_only,
+        "steady-memory" => {
+            launched
+                && env_is("FERROCAF_TRANSPORT", "fabric")
+                && std::env::var("FI_PROVIDER").is_ok_and(|p| p.starts_with("tcp"))
+        }
         _ => false,
     }
 }

@@ -15,7 +15,26 @@ fn transports() -> String {
     if cfg!(feature = "mpi") {
         list.push("mpi (MPI-3 RMA, several machines)");
     }
+    if cfg!(feature = "fabric") {
+        list.push("fabric (libfabric RMA under a PMIx launcher)");
+    }
     list.join(", ")
+}
+
+/// The libfabric providers the fabric transport could use here (FI_PROVIDER applied).
+#[cfg(feature = "fabric")]
+fn fabric_providers() -> Option<String> {
+    Some(match ferrocaf::transport::fabric::providers() {
+        Ok(list) if list.is_empty() => "none".to_string(),
+        Ok(list) => list.join(", "),
+        Err(e) => format!("none ({e})"),
+    })
+}
+
+/// Without the fabric transport there are no providers to list.
+#[cfg(not(feature = "fabric"))]
+fn fabric_providers() -> Option<String> {
+    None
 }
 
 /// The name `FERROCAF_EVENTS` gives a strategy.
@@ -53,6 +72,9 @@ pub fn main(args: Vec<OsString>) -> Result<i32, Failure> {
     let n = *images.as_ref().unwrap_or(&1);
     println!("ferrocaf {}", env!("CARGO_PKG_VERSION"));
     println!("transports:  {}", transports());
+    if let Some(p) = fabric_providers() {
+        println!("providers:   {p} (libfabric, for FERROCAF_TRANSPORT=fabric)");
+    }
     println!(
         "images:      {} (for a program started directly)",
         show(images.map(|n| n.to_string()))

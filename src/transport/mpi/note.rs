@@ -1,9 +1,9 @@
-//! Notifications as eager messages: one 64-byte cell per notification, sent with `MPI_Send` on
+//! Notifications as eager messages: one 64-byte cell per notification (`transport/wire.rs`), sent with `MPI_Send` on
 //! the transport's private communicator and received in arrival order with
 //! `MPI_Improbe`/`MPI_Mrecv` (matched probes, safe with several threads).
 
 use super::world::{check, World};
-use crate::transport::ring::INLINE;
+use crate::transport::wire::{decode, encode, WORDS};
 use crate::transport::Notification;
 use mpi_sys as m;
 
@@ -13,39 +13,6 @@ const TAG: i32 = 1;
 /// that finds a message may return without progressing, and a notification that has arrived
 /// but is not received yet then kept MPICH from serving remote atomics on this image).
 const NEVER: i32 = 2;
-/// Words per cell: tag, source|bytes|inline, offset, then the inline payload.
-const WORDS: usize = 3 + INLINE / 8;
-/// Flag bit of the second word: the payload travels inline.
-const INLINE_BIT: u64 = 1 << 63;
-
-/// Encodes `n` as a cell.
-pub(super) fn encode(n: &Notification) -> [u64; WORDS] {
-    let mut c = [0u64; WORDS];
-    c[0] = n.tag;
-    c[1] = n.source as u64 | (n.bytes as u64) << 32 | if n.inline { INLINE_BIT } else { 0 };
-    c[2] = n.offset;
-    for (k, chunk) in n.payload.chunks_exact(8).enumerate() {
-        c[3 + k] = u64::from_ne_bytes(chunk.try_into().expect("8-byte chunk"));
-    }
-    c
-}
-
-/// Decodes a cell.
-pub(super) fn decode(c: &[u64; WORDS]) -> Notification {
-    let mut payload = [0u8; INLINE];
-    for (k, chunk) in payload.chunks_exact_mut(8).enumerate() {
-        chunk.copy_from_slice(&c[3 + k].to_ne_bytes());
-    }
-    Notification {
-        tag: c[0],
-        source: c[1] as u32,
-        bytes: (c[1] >> 32) as u32 & 0x7fff_ffff,
-        inline: c[1] & INLINE_BIT != 0,
-        offset: c[2],
-        payload,
-    }
-}
-
 /// Sends `n` to `image` (the data it announces was completed by the put before it).
 pub(super) fn send(w: &World, image: usize, n: &Notification) {
     let c = encode(n);
@@ -120,29 +87,4 @@ pub(super) fn poke(w: &World) {
             "MPI_Iprobe",
         )
     };
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn cells_round_trip() {
-        let mut payload = [0u8; INLINE];
-        payload
-            .iter_mut()
-            .enumerate()
-            .for_each(|(i, b)| *b = i as u8);
-        let n = Notification {
-            source: 7,
-            tag: u64::MAX - 3,
-            bytes: 24,
-            offset: 1 << 40,
-            inline: true,
-            payload,
-        };
-        assert_eq!(decode(&encode(&n)), n);
-        let m = Notification { inline: false, ..n };
-        assert_eq!(decode(&encode(&m)), m);
-    }
 }

@@ -1,0 +1,503 @@
+//! The libfabric transport (feature `fabric`): every image's segment registered once with the
+//! provider, puts and gets as `fi_write`/`fi_read` (strided sections as iov batches), atomics
+//! as `fi_fetch_atomic`/`fi_compare_atomic`, notifications as 64-byte sends, and notified puts
+//! as one `fi_writedata` whose immediate data names the source and the tag.
+//!
+//! Bootstrap through the launcher's PMIx server (`boot.rs`); the provider is the first that
+//! `fi_getinfo` offers for reliable datagram endpoints with RMA, atomics and messages
+//! (`FI_PROVIDER` narrows the choice as usual). All libfabric calls go through a C shim
+//! (`shim.c`), one thread at a time under the endpoint lock.
+//!
+//! Completion. Writes and sends ask for `FI_DELIVERY_COMPLETE` and are waited for before the
+//! call returns, so data is visible at the target when `copy` returns and a notification sent
+//! after it is in the target's completion queue before its sender continues. Every atomic on
+//! any image's words, its owner's included, goes through the provider (its atomics are atomic
+//! only among themselves); the owner waits on its words with plain loads after driving
+//! progress. Only the own segment is mapped (`direct`); `can_wake` is false and waits poll,
+//! calling [`Transport::progress`], which drives the provider and collects arrivals.
+
+mod boot;
+mod ffi;
+mod imm;
+mod pump;
+mod rma;
+
+use super::control::{Header, HEADER};
+use super::wire::{decode, encode, WORDS};
+use super::{AtomicOp, CopyPlan, Full, Layout, Notification, Place, Transport};
+use crate::transport::plan::contiguous;
+pub use ffi::providers;
+use ffi::{check, Ff, Iov};
+use pump::Pump;
+use std::collections::VecDeque;
+use std::ffi::{c_int, c_void, CStr};
+use std::sync::atomic::{fence, Ordering};
+use std::sync::{Mutex, MutexGuard, Once, OnceLock};
+
+/// Offset of an image's bell word ([`Header::bell`]), which [`Transport::alert`] moves.
+const BELL: usize = HEADER + std::mem::offset_of!(Header, bell);
+/// Bytes reserved for an endpoint name.
+const NAME: usize = 256;
+
+/// The endpoint, and the notifications collected from it but not yet drained.
+pub(super) struct Ep {
+    ff: *mut Ff,
+    arrived: VecDeque<Notification>,
+}
+
+// SAFETY: the shim's state is used by one thread at a time, under the Mutex that owns it.
+unsafe impl Send for Ep {}
+
+/// How notified puts travel (`FERROCAF_FABRIC_NOTIFY`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NotifyPath {
+    /// One `fi_writedata`: data and notification in one network transaction.
+    Native,
+    /// A write, the wait for its completion, then a separate notification message.
+    Emulated,
+}
+
+/// The fabric transport of one image.
+pub struct Fabric {
+    ep: Mutex<Ep>,
+    me: usize,
+    n: usize,
+    /// This image's segment (mapped here; peers reach it through the provider).
+    seg: usize,
+    /// Every image's segment address in its own process.
+    homes: Vec<usize>,
+    /// Every image's remote key.
+    keys: Vec<u64>,
+    /// Remote addresses are virtual addresses (FI_MR_VIRT_ADDR), else segment offsets.
+    virt: bool,
+    /// Remote pieces per RMA operation.
+    limit: usize,
+    path: NotifyPath,
+    /// The provider progresses data by itself (FI_PROGRESS_AUTO): no progress thread.
+    auto: bool,
+    provider: String,
+    pump: OnceLock<Pump>,
+    finished: Once,
+}
+
+impl Fabric {
+    /// Joins the job through PMIx, maps and registers a segment of `sizes(n).1` bytes (the
+    /// first `sizes(n).0`, the control block, zero), opens the endpoint and learns every
+    /// image's address; notified puts take `path` (native needs 8 bytes of immediate data).
+    pub fn init(
+        sizes: impl Fn(usize) -> (usize, usize),
+        path: NotifyPath,
+    ) -> Result<Fabric, String> {
+        let (me, n) = boot::init()?;
+        let seg_len = sizes(n).1;
+        let seg = map(seg_len)?;
+        let (mut ff, mut name, mut len) = (std::ptr::null_mut(), [0u8; NAME], NAME);
+        // SAFETY: `seg` is `seg_len` bytes mapped for the life of the process; the out-pointers
+        // are valid and `name` holds `len` bytes.
+        let rc = unsafe {
+            ffi::ff_open(
+                &mut ff,
+                seg as *mut c_void,
+                seg_len,
+                name.as_mut_ptr().cast(),
+                &mut len,
+            )
+        };
+        if rc < 0 {
+            let want = std::env::var("FI_PROVIDER")
+                .map_or(String::new(), |p| format!(" (FI_PROVIDER={p})"));
+            return Err(format!(
+                "no libfabric provider{want} gives reliable datagram endpoints with RMA, atomics \
+                 and messages here: {}",
+                ffi::strerror(rc)
+            ));
+        }
+        // SAFETY: `ff` is open; the provider name is a NUL-terminated string it owns.
+        let provider = unsafe { CStr::from_ptr(ffi::ff_provider(ff)) }
+            .to_string_lossy()
+            .into_owned();
+        // SAFETY: an open endpoint.
+        if unsafe { ffi::ff_atomics_valid(ff) } == 0 {
+            return Err(format!(
+                "the libfabric provider {provider} lacks fetching atomics or compare-and-swap on \
+                 4- and 8-byte words; choose another with FI_PROVIDER"
+            ));
+        }
+        // SAFETY: an open endpoint.
+        let (key, virt, limit, data, auto) = unsafe {
+            (
+                ffi::ff_key(ff),
+                ffi::ff_virt_addr(ff) != 0,
+                ffi::ff_iov_limit(ff).max(1),
+                ffi::ff_cq_data_size(ff),
+                ffi::ff_auto_progress(ff) != 0,
+            )
+        };
+        let path = if data >= 8 {
+            path
+        } else {
+            NotifyPath::Emulated
+        };
+        let mut card = Vec::with_capacity(24 + NAME);
+        for w in [len as u64, key, seg as u64] {
+            card.extend_from_slice(&w.to_ne_bytes());
+        }
+        card.extend_from_slice(&name);
+        let cards = boot::exchange(&card, n)?;
+        let word = |c: &[u8], k: usize| {
+            u64::from_ne_bytes(c[8 * k..8 * k + 8].try_into().expect("8 bytes"))
+        };
+        let mut names = Vec::with_capacity(n * len);
+        for c in &cards {
+            if word(c, 0) as usize != len {
+                return Err(
+                    "the images' libfabric endpoint names differ in length (different providers?)"
+                        .into(),
+                );
+            }
+            names.extend_from_slice(&c[24..24 + len]);
+        }
+        // SAFETY: `names` holds n names of `len` bytes, in image order.
+        let rc = unsafe { ffi::ff_insert(ff, names.as_ptr().cast(), len, n) };
+        if rc < 0 {
+            return Err(format!("fi_av_insert failed: {}", ffi::strerror(rc)));
+        }
+        boot::fence(false)?;
+        crate::sys::proc::tight_timer_slack();
+        Ok(Fabric {
+            ep: Mutex::new(Ep {
+                ff,
+                arrived: VecDeque::new(),
+            }),
+            me,
+            n,
+            seg,
+            homes: cards.iter().map(|c| word(c, 2) as usize).collect(),
+            keys: cards.iter().map(|c| word(c, 1)).collect(),
+            virt,
+            limit,
+            path,
+            auto,
+            provider,
+            pump: OnceLock::new(),
+            finished: Once::new(),
+        })
+    }
+
+    /// The provider in use (`tcp;ofi_rxm`, `shm`, ...).
+    pub fn provider(&self) -> &str {
+        &self.provider
+    }
+
+    /// How notified puts travel.
+    pub fn notify_path(&self) -> NotifyPath {
+        self.path
+    }
+
+    /// Starts the progress thread ([`pump`]) if the provider's data progress is manual.
+    pub fn start_progress(&'static self) {
+        if self.auto {
+            return;
+        }
+        self.pump.get_or_init(|| {
+            Pump::start(move || {
+                if let Ok(mut ep) = self.ep.try_lock() {
+                    self.collect(&mut ep);
+                }
+            })
+        });
+    }
+
+    /// The endpoint, locked.
+    pub(super) fn lock(&self) -> MutexGuard<'_, Ep> {
+        self.ep.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// The remote address of byte `offset` of `image`'s segment.
+    fn addr(&self, image: usize, offset: usize) -> u64 {
+        if self.virt {
+            (self.homes[image] + offset) as u64
+        } else {
+            offset as u64
+        }
+    }
+
+    /// A local address for `p`, if this process maps it.
+    fn local(&self, p: Place) -> Option<usize> {
+        match p {
+            Place::Local(a) => Some(a),
+            Place::Remote { image, offset } => self.direct(image, offset),
+        }
+    }
+
+    /// Drives the provider and moves every arrival (messages, immediate data of notified
+    /// puts) from the completion queue to `ep.arrived`.
+    fn collect(&self, ep: &mut Ep) {
+        loop {
+            let (mut cell, mut data) = ([0u64; WORDS], 0u64);
+            // SAFETY: an open endpoint; `cell` holds the 64 bytes a message fills.
+            let rc = unsafe { ffi::ff_receive(ep.ff, cell.as_mut_ptr().cast(), &mut data) };
+            match check(rc, "fi_cq_read") {
+                0 => return,
+                1 => ep.arrived.push_back(decode(&cell)),
+                _ => ep.arrived.push_back(imm::decode(data)),
+            }
+        }
+    }
+
+    /// Sends notification `n` to another image and waits until it is delivered.
+    fn send(&self, ep: &mut Ep, image: usize, n: &Notification) {
+        let cell = encode(n);
+        // SAFETY: an open endpoint; `cell` stays alive until the send is waited for below.
+        check(
+            unsafe { ffi::ff_send(ep.ff, image, cell.as_ptr().cast()) },
+            "fi_sendmsg",
+        );
+        self.wait(ep);
+    }
+
+    /// One fetching atomic or compare-and-swap through the provider.
+    fn atomic(&self, image: usize, offset: usize, width: usize, op: Rmw) -> u64 {
+        let (addr, key, w) = (self.addr(image, offset), self.keys[image], width as c_int);
+        let mut old = 0u64;
+        let ep = self.lock();
+        // SAFETY: an open endpoint; operands and result are 8-byte words, of which the
+        // provider uses the first `width` bytes (little-endian: the low half); the word lies
+        // inside `image`'s registered segment.
+        let rc = unsafe {
+            match op {
+                Rmw::Op(k, v) => ffi::ff_fetch(
+                    ep.ff,
+                    image,
+                    addr,
+                    key,
+                    w,
+                    k,
+                    (&v as *const u64).cast(),
+                    (&mut old as *mut u64).cast(),
+                ),
+                Rmw::Cas(e, v) => ffi::ff_cswap(
+                    ep.ff,
+                    image,
+                    addr,
+                    key,
+                    w,
+                    (&e as *const u64).cast(),
+                    (&v as *const u64).cast(),
+                    (&mut old as *mut u64).cast(),
+                ),
+            }
+        };
+        check(rc, "fi_fetch_atomic");
+        if width == 4 {
+            old & 0xffff_ffff
+        } else {
+            old
+        }
+    }
+}
+
+/// A remote read-modify-write: a fetching operation (index into the shim's table) or a
+/// compare-and-swap `(expected, new)`.
+#[derive(Clone, Copy)]
+enum Rmw {
+    Op(c_int, u64),
+    Cas(u64, u64),
+}
+
+/// Maps `len` bytes of zeroed memory for the segment.
+fn map(len: usize) -> Result<usize, String> {
+    // SAFETY: an anonymous private mapping; no existing memory is affected.
+    let p = unsafe {
+        libc::mmap(
+            std::ptr::null_mut(),
+            len,
+            libc::PROT_READ | libc::PROT_WRITE,
+            libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE,
+            -1,
+            0,
+        )
+    };
+    if p == libc::MAP_FAILED {
+        return Err(format!(
+            "cannot map the {len}-byte segment: {}",
+            std::io::Error::last_os_error()
+        ));
+    }
+    Ok(p as usize)
+}
+
+impl Transport for Fabric {
+    fn num_images(&self) -> usize {
+        self.n
+    }
+
+    fn this_image(&self) -> usize {
+        self.me
+    }
+
+    fn copy(&self, dst: Place, src: Place, plan: &CopyPlan) {
+        if plan.count() == 0 {
+            return;
+        }
+        match (self.local(dst), self.local(src), dst, src) {
+            (Some(d), Some(s), _, _) => {
+                // SAFETY: both sides are memory of this process (private or its own segment),
+                // inside sections the engine checked.
+                unsafe { plan.run(d, s) };
+                fence(Ordering::SeqCst);
+            }
+            (None, Some(s), Place::Remote { image, offset }, _) => {
+                self.rma(true, s, image, offset, plan)
+            }
+            (Some(d), None, _, Place::Remote { image, offset }) => {
+                self.rma(false, d, image, offset, plan)
+            }
+            (
+                None,
+                None,
+                Place::Remote {
+                    image: di,
+                    offset: doff,
+                },
+                Place::Remote {
+                    image: si,
+                    offset: soff,
+                },
+            ) => {
+                let k = plan.src.count();
+                let mut buf = vec![0u8; k * plan.elem];
+                let packed = Layout::Strided(contiguous(k, plan.elem));
+                let into = CopyPlan::with(plan.elem, packed.clone(), plan.src.clone());
+                self.rma(false, buf.as_mut_ptr() as usize, si, soff, &into);
+                let out = CopyPlan::with(plan.elem, plan.dst.clone(), packed);
+                self.rma(true, buf.as_ptr() as usize, di, doff, &out);
+            }
+            _ => unreachable!("a local place is always mapped"),
+        }
+    }
+
+    fn fetch_op(&self, image: usize, offset: usize, width: usize, op: AtomicOp, v: u64) -> u64 {
+        let k = match op {
+            AtomicOp::Add => 0,
+            AtomicOp::And => 1,
+            AtomicOp::Or => 2,
+            AtomicOp::Xor => 3,
+            AtomicOp::Swap => 4,
+            AtomicOp::Load => 5,
+        };
+        self.atomic(image, offset, width, Rmw::Op(k, v))
+    }
+
+    fn compare_swap(&self, image: usize, offset: usize, width: usize, exp: u64, new: u64) -> u64 {
+        self.atomic(image, offset, width, Rmw::Cas(exp, new))
+    }
+
+    /// Every put was complete at its target when it returned.
+    fn fence(&self) {
+        fence(Ordering::SeqCst);
+    }
+
+    fn ring(&self, _image: usize) {}
+
+    fn alert(&self, image: usize) {
+        self.fetch_op(image, BELL, 4, AtomicOp::Add, 1);
+    }
+
+    fn direct(&self, image: usize, offset: usize) -> Option<usize> {
+        (image == self.me).then_some(self.seg + offset)
+    }
+
+    fn notify(&self, image: usize, n: &Notification) -> Result<(), Full> {
+        let mut ep = self.lock();
+        if image == self.me {
+            ep.arrived.push_back(*n);
+        } else {
+            self.send(&mut ep, image, n);
+        }
+        Ok(())
+    }
+
+    /// Every notification sent to this image before an image control statement that ordered
+    /// it before this drain was delivered (its sender waited for delivery), so it is in the
+    /// completion queue or already collected.
+    fn drain(&self, f: &mut dyn FnMut(Notification)) {
+        let arrived = {
+            let mut ep = self.lock();
+            self.collect(&mut ep);
+            std::mem::take(&mut ep.arrived)
+        };
+        arrived.into_iter().for_each(f);
+    }
+
+    /// One `fi_writedata` carrying `(source, tag)` as immediate data, or with
+    /// `FERROCAF_FABRIC_NOTIFY=emulated` a write, its completion, and a notification message.
+    fn put_notified(&self, image: usize, offset: usize, src: usize, n: usize, tag: u64) -> bool {
+        let Some(data) = imm::encode(self.me as u32, tag) else {
+            return false;
+        };
+        let mut ep = self.lock();
+        if image == self.me {
+            // SAFETY: `src` is readable for `n` bytes (caller) and the destination lies in
+            // this image's segment; `copy` allows overlap.
+            unsafe { std::ptr::copy(src as *const u8, (self.seg + offset) as *mut u8, n) };
+            ep.arrived.push_back(imm::decode(data));
+            return true;
+        }
+        let l = [Iov { base: src, len: n }];
+        let r = [self.piece(image, offset, n)];
+        match self.path {
+            NotifyPath::Native => {
+                self.post(&mut ep, true, image, &l, &r, Some(data));
+                self.wait(&mut ep);
+            }
+            NotifyPath::Emulated => {
+                self.post(&mut ep, true, image, &l, &r, None);
+                self.wait(&mut ep);
+                self.send(&mut ep, image, &imm::decode(data));
+            }
+        }
+        true
+    }
+
+    fn can_wake(&self) -> bool {
+        false
+    }
+
+    fn progress(&self) {
+        let mut ep = self.lock();
+        self.collect(&mut ep);
+        fence(Ordering::SeqCst);
+    }
+
+    fn home(&self, image: usize) -> usize {
+        self.homes[image]
+    }
+
+    fn collective_exit(&self) -> bool {
+        true
+    }
+
+    /// Waits (through the launcher) until every image is done with every other's memory,
+    /// then closes the endpoint and leaves PMIx.
+    fn finish(&self) {
+        self.finished.call_once(|| {
+            // The progress thread keeps serving the peers' last accesses (their waits for
+            // this image's termination) until all have arrived.
+            let result = boot::fence(false);
+            if let Some(p) = self.pump.get() {
+                p.stop();
+            }
+            let ep = self.lock();
+            // SAFETY: every image has passed the fence: nothing uses the endpoint any more.
+            unsafe { ffi::ff_close(ep.ff) };
+            if let Err(e) = result.and_then(|()| boot::finalize()) {
+                panic!("{e}");
+            }
+        });
+    }
+
+    fn abort_job(&self, code: i32) {
+        boot::abort(code);
+    }
+}
