@@ -125,6 +125,8 @@ BENCHMARKS = [
     Bench("attach_pingpong", tuple(f"attach_pingpong_{s}" for s in SWEEP), images=(2,), ext=True,
           raws=(("attach_pingpong_8B", "raw_pingpong_8B"),
                 ("attach_pingpong_256KiB", "raw_pingpong_256KiB")), raw_prog="pingpong"),
+    Bench("notify_cost", ("notify_cost_put_post", "notify_cost_attached"), images=(1,),
+          ext=True),
     *[Bench(f"event_pingpong_{e}", "event_pingpong_8B", images=(2,), prog="event_pingpong",
             args=("8",), env=(("FERROCAF_EVENTS", e),), raw="raw_pingpong_8B",
             raw_prog="pingpong") for e in ("atomic", "p2p", "notified")],

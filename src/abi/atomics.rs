@@ -1,8 +1,9 @@
 //! Atomic subroutines on coindexed (or local, image 0) atomic variables.
 
 use super::errors::finish;
+use super::near::address;
 use super::CafToken;
-use crate::engine::atomic::{cas, op_from_code, rmw};
+use crate::engine::atomic::{cas, cas_at, op_from_code, rmw, rmw_at};
 use crate::error::CafResult;
 use crate::runtime::{self, Runtime};
 use crate::transport::AtomicOp;
@@ -26,6 +27,31 @@ unsafe fn target(
     };
     // SAFETY: guaranteed by the caller.
     Ok((img, unsafe { super::token(token) }.offset + offset))
+}
+
+/// The address in this process of the `kind`-byte atomic word at byte `offset` of `token`'s
+/// coarray on `image` (0: this image), when the fast path applies: every segment mapped here
+/// ([`address`]), no image terminated yet, a valid image index, an aligned 4- or 8-byte word.
+/// `None`: [`target`] and the engine decide, and report what is wrong.
+///
+/// # Safety
+/// `token` was created by this runtime.
+#[inline(always)]
+unsafe fn word(
+    rt: &Runtime,
+    token: CafToken,
+    offset: usize,
+    image: c_int,
+    kind: c_int,
+) -> Option<usize> {
+    let kind = kind as usize;
+    if kind != 4 && kind != 8 {
+        return None;
+    }
+    // SAFETY: guaranteed by the caller.
+    let a = unsafe { address(rt, token, offset, image) }?;
+    // Segments start 16-aligned (`near`): the address is aligned as the segment offset is.
+    (a & (kind - 1) == 0).then_some(a)
 }
 
 /// Reads a `kind`-byte integer or logical argument.
@@ -58,6 +84,26 @@ unsafe fn write(p: *mut c_void, kind: c_int, v: u64) {
     }
 }
 
+/// Sets STAT= to 0 (success), if present.
+///
+/// # Safety
+/// `stat` is null or writable.
+#[inline(always)]
+unsafe fn set_ok(stat: *mut c_int) {
+    if !stat.is_null() {
+        // SAFETY: guaranteed by the caller.
+        unsafe { *stat = 0 };
+    }
+}
+
+/// Runs `f`, the general path of an entry point, out of line: the fast path before it then
+/// saves no registers for it.
+#[cold]
+#[inline(never)]
+fn general(f: impl FnOnce()) {
+    f()
+}
+
 /// ATOMIC_DEFINE (Fortran 2018 16.9.23): atomically stores VALUE into ATOM.
 ///
 /// # Safety
@@ -73,14 +119,24 @@ pub unsafe extern "C" fn _gfortran_caf_atomic_define(
     kind: c_int,
 ) {
     let rt = runtime::get();
-    // SAFETY: forwarded from the caller.
-    let r = unsafe { target(rt, token, offset, image) }.and_then(|(img, off)| {
-        // SAFETY: VALUE is a readable value of the atom's kind.
-        let v = unsafe { read(value, kind) };
-        rmw(rt.tp, img, off, kind as usize, AtomicOp::Swap, v)
+    // SAFETY: forwarded from the caller; VALUE is a readable value of the atom's kind.
+    if let Some(a) = unsafe { word(rt, token, offset, image, kind) } {
+        // SAFETY: an aligned atomic word of a mapped segment (`word`); VALUE as above.
+        unsafe { rmw_at(a, kind as usize, AtomicOp::Swap, read(value, kind)) };
+        // SAFETY: STAT= as gfortran passes it.
+        unsafe { set_ok(stat) };
+        return;
+    }
+    general(move || {
+        // SAFETY: forwarded from the caller.
+        let r = unsafe { target(rt, token, offset, image) }.and_then(|(img, off)| {
+            // SAFETY: VALUE is a readable value of the atom's kind.
+            let v = unsafe { read(value, kind) };
+            rmw(rt.tp, img, off, kind as usize, AtomicOp::Swap, v)
+        });
+        // SAFETY: forwarded from the caller.
+        unsafe { finish(r, stat, std::ptr::null_mut(), 0, "ATOMIC_DEFINE") };
     });
-    // SAFETY: forwarded from the caller.
-    unsafe { finish(r, stat, std::ptr::null_mut(), 0, "ATOMIC_DEFINE") };
 }
 
 /// ATOMIC_REF (Fortran 2018 16.9.29): atomically reads ATOM into VALUE.
@@ -99,13 +155,23 @@ pub unsafe extern "C" fn _gfortran_caf_atomic_ref(
 ) {
     let rt = runtime::get();
     // SAFETY: forwarded from the caller.
-    let r = unsafe { target(rt, token, offset, image) }
-        .and_then(|(img, off)| rmw(rt.tp, img, off, kind as usize, AtomicOp::Load, 0));
-    // SAFETY: forwarded from the caller.
-    if let Some(v) = unsafe { finish(r, stat, std::ptr::null_mut(), 0, "ATOMIC_REF") } {
-        // SAFETY: VALUE is writable, per gfortran.
-        unsafe { write(value, kind, v) };
+    if let Some(a) = unsafe { word(rt, token, offset, image, kind) } {
+        // SAFETY: an aligned atomic word of a mapped segment (`word`); VALUE is writable.
+        unsafe { write(value, kind, rmw_at(a, kind as usize, AtomicOp::Load, 0)) };
+        // SAFETY: STAT= as gfortran passes it.
+        unsafe { set_ok(stat) };
+        return;
     }
+    general(move || {
+        // SAFETY: forwarded from the caller.
+        let r = unsafe { target(rt, token, offset, image) }
+            .and_then(|(img, off)| rmw(rt.tp, img, off, kind as usize, AtomicOp::Load, 0));
+        // SAFETY: forwarded from the caller.
+        if let Some(v) = unsafe { finish(r, stat, std::ptr::null_mut(), 0, "ATOMIC_REF") } {
+            // SAFETY: VALUE is writable, per gfortran.
+            unsafe { write(value, kind, v) };
+        }
+    });
 }
 
 /// ATOMIC_CAS (Fortran 2018 16.9.24): if ATOM equals COMPARE, set it to NEW; OLD gets the
@@ -127,16 +193,30 @@ pub unsafe extern "C" fn _gfortran_caf_atomic_cas(
 ) {
     let rt = runtime::get();
     // SAFETY: forwarded from the caller.
-    let r = unsafe { target(rt, token, offset, image) }.and_then(|(img, off)| {
-        // SAFETY: COMPARE and NEW are readable values of the atom's kind.
-        let (c, n) = unsafe { (read(compare, kind), read(new_val, kind)) };
-        cas(rt.tp, img, off, kind as usize, c, n)
-    });
-    // SAFETY: forwarded from the caller.
-    if let Some(v) = unsafe { finish(r, stat, std::ptr::null_mut(), 0, "ATOMIC_CAS") } {
-        // SAFETY: OLD is writable, per gfortran.
-        unsafe { write(old, kind, v) };
+    if let Some(a) = unsafe { word(rt, token, offset, image, kind) } {
+        // SAFETY: an aligned atomic word of a mapped segment (`word`); COMPARE and NEW are
+        // readable and OLD writable values of the atom's kind.
+        unsafe {
+            let (c, n) = (read(compare, kind), read(new_val, kind));
+            write(old, kind, cas_at(a, kind as usize, c, n));
+        }
+        // SAFETY: STAT= as gfortran passes it.
+        unsafe { set_ok(stat) };
+        return;
     }
+    general(move || {
+        // SAFETY: forwarded from the caller.
+        let r = unsafe { target(rt, token, offset, image) }.and_then(|(img, off)| {
+            // SAFETY: COMPARE and NEW are readable values of the atom's kind.
+            let (c, n) = unsafe { (read(compare, kind), read(new_val, kind)) };
+            cas(rt.tp, img, off, kind as usize, c, n)
+        });
+        // SAFETY: forwarded from the caller.
+        if let Some(v) = unsafe { finish(r, stat, std::ptr::null_mut(), 0, "ATOMIC_CAS") } {
+            // SAFETY: OLD is writable, per gfortran.
+            unsafe { write(old, kind, v) };
+        }
+    });
 }
 
 /// ATOMIC_ADD/AND/OR/XOR and ATOMIC_FETCH_* (Fortran 2018 16.9.20–16.9.31): atomically
@@ -157,18 +237,41 @@ pub unsafe extern "C" fn _gfortran_caf_atomic_op(
     kind: c_int,
 ) {
     let rt = runtime::get();
-    // SAFETY: forwarded from the caller.
-    let r = unsafe { target(rt, token, offset, image) }.and_then(|(img, off)| {
-        // SAFETY: VALUE is a readable value of the atom's kind.
-        rmw(rt.tp, img, off, kind as usize, op_from_code(op)?, unsafe {
-            read(value, kind)
-        })
-    });
-    // SAFETY: forwarded from the caller.
-    if let Some(v) = unsafe { finish(r, stat, std::ptr::null_mut(), 0, "atomic operation") } {
-        if !old.is_null() {
-            // SAFETY: OLD is writable when present, per gfortran.
-            unsafe { write(old, kind, v) };
+    let fast = match op {
+        1 => Some(AtomicOp::Add),
+        2 => Some(AtomicOp::And),
+        3 => Some(AtomicOp::Or),
+        4 => Some(AtomicOp::Xor),
+        _ => None,
+    };
+    if let Some(o) = fast {
+        // SAFETY: forwarded from the caller.
+        if let Some(a) = unsafe { word(rt, token, offset, image, kind) } {
+            // SAFETY: an aligned atomic word of a mapped segment (`word`); VALUE is readable.
+            let v = unsafe { rmw_at(a, kind as usize, o, read(value, kind)) };
+            if !old.is_null() {
+                // SAFETY: OLD is writable when present, per gfortran.
+                unsafe { write(old, kind, v) };
+            }
+            // SAFETY: STAT= as gfortran passes it.
+            unsafe { set_ok(stat) };
+            return;
         }
     }
+    general(move || {
+        // SAFETY: forwarded from the caller.
+        let r = unsafe { target(rt, token, offset, image) }.and_then(|(img, off)| {
+            // SAFETY: VALUE is a readable value of the atom's kind.
+            rmw(rt.tp, img, off, kind as usize, op_from_code(op)?, unsafe {
+                read(value, kind)
+            })
+        });
+        // SAFETY: forwarded from the caller.
+        if let Some(v) = unsafe { finish(r, stat, std::ptr::null_mut(), 0, "atomic operation") } {
+            if !old.is_null() {
+                // SAFETY: OLD is writable when present, per gfortran.
+                unsafe { write(old, kind, v) };
+            }
+        }
+    });
 }

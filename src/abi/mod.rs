@@ -14,6 +14,7 @@ pub mod ext;
 pub mod generation;
 pub mod images;
 pub mod memory;
+pub mod near;
 pub mod random;
 pub mod realloc;
 pub mod refs;

@@ -2,6 +2,7 @@
 
 use super::errors::finish;
 use super::generation::{self, Generation};
+use super::near::address;
 use super::{token, CafToken, ErrMsg};
 use crate::engine::stats::{Counter, WaitKind};
 use crate::engine::{event, lock};
@@ -61,6 +62,21 @@ pub unsafe extern "C" fn _gfortran_caf_lock(
     len: usize,
 ) {
     let rt = runtime::get();
+    // SAFETY: forwarded from the caller.
+    let slot = unsafe { address(rt, tok, index * lock::SLOT, image) };
+    // SAFETY: the slot's address in a mapped segment while no image has terminated.
+    if slot.is_some_and(|a| unsafe { lock::try_lock_at(a, rt.me) }) {
+        // SAFETY: STAT= and ACQUIRED_LOCK= as gfortran passes them.
+        unsafe {
+            if !stat.is_null() {
+                *stat = 0;
+            }
+            if !acquired.is_null() {
+                *acquired = 1;
+            }
+        }
+        return;
+    }
     let _kind = rt.stats.during(WaitKind::Lock);
     // SAFETY: forwarded from the caller.
     let r = unsafe { element(rt, tok, index * lock::SLOT, image) }
@@ -91,6 +107,16 @@ pub unsafe extern "C" fn _gfortran_caf_unlock(
     len: usize,
 ) {
     let rt = runtime::get();
+    // SAFETY: forwarded from the caller.
+    let slot = unsafe { address(rt, tok, index * lock::SLOT, image) };
+    // SAFETY: the slot's address in a mapped segment while no image has terminated.
+    if slot.is_some_and(|a| unsafe { lock::unlock_at(a, rt.me) }) {
+        if !stat.is_null() {
+            // SAFETY: STAT= as gfortran passes it.
+            unsafe { *stat = 0 };
+        }
+        return;
+    }
     // SAFETY: forwarded from the caller.
     let r = unsafe { element(rt, tok, index * lock::SLOT, image) }
         .and_then(|(img, off)| lock::unlock(rt.tp, img, off, &rt.team));

@@ -124,10 +124,20 @@ pub unsafe extern "C" fn _gfortran_caf_get(
             rt, token, offset, image, src, src_vector, src_kind, dst, dst_kind, true,
         )
     };
-    if let Some(r) = fast {
-        // SAFETY: forwarded from the caller.
-        unsafe { finish(r, stat, std::ptr::null_mut(), 0, "coindexed read") };
-        return;
+    match fast {
+        Some(Ok(())) => {
+            if !stat.is_null() {
+                // SAFETY: a writable STAT= (caller's guarantee).
+                unsafe { *stat = 0 };
+            }
+            return;
+        }
+        Some(r) => {
+            // SAFETY: forwarded from the caller.
+            unsafe { finish(r, stat, std::ptr::null_mut(), 0, "coindexed read") };
+            return;
+        }
+        None => {}
     }
     // SAFETY: forwarded from the caller.
     let d = unsafe { local(dst, dst_kind) };
@@ -170,10 +180,20 @@ pub unsafe extern "C" fn _gfortran_caf_send(
             rt, token, offset, image, dst, dst_vector, dst_kind, src, src_kind, false,
         )
     };
-    if let Some(r) = fast {
-        // SAFETY: forwarded from the caller.
-        unsafe { finish(r, stat, std::ptr::null_mut(), 0, "coindexed write") };
-        return;
+    match fast {
+        Some(Ok(())) => {
+            if !stat.is_null() {
+                // SAFETY: a writable STAT= (caller's guarantee).
+                unsafe { *stat = 0 };
+            }
+            return;
+        }
+        Some(r) => {
+            // SAFETY: forwarded from the caller.
+            unsafe { finish(r, stat, std::ptr::null_mut(), 0, "coindexed write") };
+            return;
+        }
+        None => {}
     }
     // SAFETY: forwarded from the caller.
     let s = unsafe { local(src, src_kind) };

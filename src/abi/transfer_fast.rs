@@ -35,6 +35,18 @@ pub(super) fn packed_bytes(d: &GfcDescriptor) -> Option<usize> {
     Some(bytes)
 }
 
+/// Whether `r` and `l` are scalars of one type and kind (`x = y[j]`, `y[j] = x`): their bytes
+/// are copied as they are, with no section walk and no type comparison.
+#[inline(always)]
+fn same_scalar(r: &GfcDescriptor, l: &GfcDescriptor, r_kind: c_int, l_kind: c_int) -> bool {
+    r.dtype.rank == 0
+        && l.dtype.rank == 0
+        && r_kind == l_kind
+        && r.dtype.type_ == l.dtype.type_
+        && r.dtype.elem_len == l.dtype.elem_len
+        && l.dtype.elem_len != 0
+}
+
 /// One coindexed access through the fast path: the section `remote` (with `remote_vector`) at
 /// byte `offset` of the coarray of `token` on team image `image`, read into (`is_get`) or
 /// written from the local section `local`. `None` if the access needs the general path.
@@ -59,10 +71,15 @@ pub(super) unsafe fn access(
     }
     // SAFETY: valid descriptors, guaranteed by the caller.
     let (r, l) = unsafe { (desc(remote), desc(local)) };
-    let n = packed_bytes(l)?;
-    if packed_bytes(r)? != n || !r.ty(remote_kind).same_repr(&l.ty(local_kind)) {
-        return None;
-    }
+    let n = if same_scalar(r, l, remote_kind, local_kind) {
+        l.dtype.elem_len
+    } else {
+        let n = packed_bytes(l)?;
+        if packed_bytes(r)? != n || !r.ty(remote_kind).same_repr(&l.ty(local_kind)) {
+            return None;
+        }
+        n
+    };
     let run = || {
         let img = rt.target(image as i64)?;
         // SAFETY: `token` was created by this runtime (caller's guarantee).
@@ -82,7 +99,10 @@ pub(super) unsafe fn access(
             rt.tp.copy_bytes(there, here, n);
         }
         rt.stats.access(is_get, n as u64);
-        rt.after_bytes(img, at, n, is_get)
+        if rt.attachments.any() {
+            return rt.after_bytes(img, at, n, is_get);
+        }
+        Ok(())
     };
     Some(run())
 }
@@ -118,6 +138,26 @@ mod tests {
             };
         }
         d
+    }
+
+    #[test]
+    fn scalars_of_one_type_only() {
+        let int8 = descriptor(8, 8, &[]);
+        assert!(same_scalar(&int8, &int8, 8, 8));
+        assert!(!same_scalar(&int8, &int8, 8, 4), "kinds differ");
+        let mut real8 = descriptor(8, 8, &[]);
+        real8.dtype.type_ = 4;
+        assert!(!same_scalar(&int8, &real8, 8, 8), "types differ");
+        assert!(
+            !same_scalar(&int8, &descriptor(4, 4, &[]), 8, 8),
+            "sizes differ"
+        );
+        assert!(
+            !same_scalar(&int8, &descriptor(8, 8, &[(1, 1, 1)]), 8, 8),
+            "an array"
+        );
+        let empty = descriptor(0, 0, &[]);
+        assert!(!same_scalar(&empty, &empty, 1, 1), "zero-length");
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //! ATOMIC_CAS, ATOMIC_ADD/AND/OR/XOR and their FETCH forms, lock-free on 4- and 8-byte words.
 
 use crate::error::{CafError, CafResult};
-use crate::transport::{AtomicOp, Transport};
+use crate::transport::{cpu_atomic, AtomicOp, Transport};
 
 /// Checks that a word of `kind` bytes at segment offset `offset` can be used atomically.
 fn check(offset: usize, kind: usize) -> CafResult<()> {
@@ -39,6 +39,36 @@ pub fn rmw(
 ) -> CafResult<u64> {
     check(offset, kind)?;
     Ok(widen(tp.fetch_op(image, offset, kind, op, operand), kind))
+}
+
+/// Applies `op` with `operand` to the `kind`-byte word at `addr` in this process with the
+/// processor's atomics (what every transport that maps the word does); returns the old value.
+///
+/// # Safety
+/// `addr` is an aligned 4- or 8-byte (`kind`) atomic word of a segment mapped in this process
+/// (every process accesses such words only atomically).
+#[inline]
+pub unsafe fn rmw_at(addr: usize, kind: usize, op: AtomicOp, operand: u64) -> u64 {
+    // SAFETY: guaranteed by the caller.
+    widen(
+        unsafe { cpu_atomic::fetch_op(addr, kind, op, operand) },
+        kind,
+    )
+}
+
+/// Compare-and-swap on the `kind`-byte word at `addr` in this process; returns the value
+/// found.
+///
+/// # Safety
+/// As for [`rmw_at`].
+#[inline]
+pub unsafe fn cas_at(addr: usize, kind: usize, expected: u64, new: u64) -> u64 {
+    let mask = if kind == 4 { u32::MAX as u64 } else { u64::MAX };
+    // SAFETY: guaranteed by the caller.
+    widen(
+        unsafe { cpu_atomic::compare_swap(addr, kind, expected & mask, new & mask) },
+        kind,
+    )
 }
 
 /// Compare-and-swap on the word at `(image, offset)`; returns the value found.

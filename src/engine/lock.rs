@@ -41,6 +41,7 @@ use crate::error::{
     STAT_UNLOCKED_FAILED_IMAGE,
 };
 use crate::transport::control::status::{ERROR_STOPPED, FAILED, STOPPED};
+use crate::transport::cpu_atomic::{compare_swap as cas_at, fetch_op as rmw_at};
 use crate::transport::{AtomicOp, Transport};
 use std::time::{Duration, Instant};
 
@@ -263,6 +264,42 @@ pub fn lock(
     }
 }
 
+/// LOCK of a free lock on a slot this process maps at `addr`, as a running image may take it
+/// even while others wait (barging; no transport call): whether it took it. Otherwise
+/// [`lock`] decides (waits, or reports what is wrong).
+///
+/// # Safety
+/// `addr` is the address in this process of a lock slot of a segment mapped here, whose words
+/// every image accesses with the processor's atomics (as the transports do for mapped words,
+/// `transport/cpu_atomic.rs`), and no image has terminated.
+#[inline]
+pub unsafe fn try_lock_at(addr: usize, me: usize) -> bool {
+    let me = me as u64 + 1;
+    // SAFETY: guaranteed by the caller.
+    unsafe {
+        let cur = cas_at(addr, 4, 0, me);
+        cur == 0 || cur & HOLDER == 0 && cas_at(addr, 4, cur, cur | me) == cur
+    }
+}
+
+/// UNLOCK of a lock this image holds when no waiter has parked and none claimed the next
+/// hand-off, on a slot this process maps at `addr` (no transport call): frees it; whether it
+/// did. Otherwise [`unlock`] decides (hands over, wakes a waiter, or reports what is wrong).
+///
+/// # Safety
+/// As for [`try_lock_at`].
+#[inline]
+pub unsafe fn unlock_at(addr: usize, me: usize) -> bool {
+    let me = me as u64 + 1;
+    // SAFETY: guaranteed by the caller.
+    unsafe {
+        let cur = rmw_at(addr, 4, AtomicOp::Load, 0);
+        cur & (HOLDER | PARKED) == me
+            && rmw_at(addr + HEIR, 4, AtomicOp::Load, 0) == 0
+            && cas_at(addr, 4, cur, cur & !HOLDER) == cur
+    }
+}
+
 /// Releases the lock this image took over from a failed holder: it becomes unlocked and this
 /// LOCK reports [`LockStat::UnlockedFailedImage`].
 fn release_failed(tp: &dyn Transport, image: usize, slot: usize, team: &Team) -> CafResult<bool> {
@@ -309,4 +346,67 @@ pub fn unlock(tp: &dyn Transport, image: usize, slot: usize, team: &Team) -> Caf
         tp.alert(e as usize - 1);
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::{AtomicU32, Ordering};
+
+    /// A lock slot in this process: `state`, `heir`, `cursor` and the waiter table.
+    fn slot() -> Box<[AtomicU32; SLOT / 4]> {
+        Box::new(std::array::from_fn(|_| AtomicU32::new(0)))
+    }
+
+    #[test]
+    fn direct_lock_takes_free_locks_only() {
+        let s = slot();
+        let addr = s.as_ptr() as usize;
+        // SAFETY: a live, aligned slot accessed only atomically.
+        unsafe {
+            assert!(try_lock_at(addr, 2), "a free lock");
+            assert_eq!(s[0].load(Ordering::SeqCst), 3);
+            assert!(
+                !try_lock_at(addr, 2),
+                "held by this image: the general path reports it"
+            );
+            assert!(!try_lock_at(addr, 5), "held by another image");
+            s[0].store(2 * WAITER as u32, Ordering::SeqCst);
+            assert!(
+                try_lock_at(addr, 5),
+                "free with two waiters counted: barging"
+            );
+            assert_eq!(s[0].load(Ordering::SeqCst), 2 * WAITER as u32 + 6);
+        }
+    }
+
+    #[test]
+    fn direct_unlock_leaves_hand_offs_and_wake_ups_to_the_general_path() {
+        let s = slot();
+        let addr = s.as_ptr() as usize;
+        // SAFETY: a live, aligned slot accessed only atomically.
+        unsafe {
+            assert!(!unlock_at(addr, 0), "not locked");
+            s[0].store(WAITER as u32 + 2, Ordering::SeqCst);
+            assert!(!unlock_at(addr, 0), "held by another image");
+            assert!(
+                unlock_at(addr, 1),
+                "held by this image, one waiter not parked"
+            );
+            assert_eq!(
+                s[0].load(Ordering::SeqCst),
+                WAITER as u32,
+                "the count stays"
+            );
+            s[0].store((WAITER | PARKED) as u32 + 2, Ordering::SeqCst);
+            assert!(!unlock_at(addr, 1), "a parked waiter is woken by `unlock`");
+            s[0].store(2, Ordering::SeqCst);
+            s[HEIR / 4].store(4, Ordering::SeqCst);
+            assert!(
+                !unlock_at(addr, 1),
+                "an heir is handed the lock by `unlock`"
+            );
+            assert_eq!(s[0].load(Ordering::SeqCst), 2, "nothing changed");
+        }
+    }
 }

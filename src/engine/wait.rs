@@ -143,7 +143,8 @@ impl Waiter {
             if ready() {
                 return Some(Ok(()));
             }
-            let now = Some(news(self.tp));
+            // `news` of this image's own header: one load per poll, no transport call.
+            let now = Some(self.header.news.load(Ordering::Acquire));
             if seen == now {
                 return None;
             }

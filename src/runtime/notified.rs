@@ -77,12 +77,9 @@ impl Runtime {
         n: usize,
         is_get: bool,
     ) -> CafResult<()> {
-        if !self.attachments.any() {
-            return Ok(());
-        }
-        for &slot in self.attachments.hits(offset, offset + n, is_get).as_slice() {
-            self.events().post(image, slot)?;
-        }
-        Ok(())
+        self.attachments
+            .each_hit(offset, offset + n, is_get, |slot| {
+                self.events().post(image, slot)
+            })
     }
 }

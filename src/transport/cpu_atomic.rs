@@ -24,6 +24,7 @@ macro_rules! rmw {
 /// # Safety
 /// `addr` is mapped for the life of the process, aligned to `width` (4 or 8), and every
 /// concurrent access to the word, by any process, is atomic.
+#[inline]
 pub unsafe fn fetch_op(addr: usize, width: usize, op: AtomicOp, v: u64) -> u64 {
     debug_assert!(
         addr.is_multiple_of(width),
@@ -45,6 +46,7 @@ pub unsafe fn fetch_op(addr: usize, width: usize, op: AtomicOp, v: u64) -> u64 {
 ///
 /// # Safety
 /// As for [`fetch_op`].
+#[inline]
 pub unsafe fn compare_swap(addr: usize, width: usize, exp: u64, new: u64) -> u64 {
     debug_assert!(
         addr.is_multiple_of(width),

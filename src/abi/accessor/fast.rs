@@ -1,34 +1,37 @@
 //! The common case of `_gfortran_caf_get_from_remote` and `_send_to_remote`, tried first: no
 //! descriptors and no team selector (a scalar, or an array element), a symmetric coarray, and
-//! no image terminated yet (and, for a put, no event attached anywhere). Everything the
-//! general path decides is then one load or one comparison, and the call is the accessor (plus,
-//! for a read, a range check of the pointer it returns).
+//! no image terminated yet, no event attached anywhere, and every segment mapped at its owner's
+//! address ([`near`]). Everything the general path decides is then one load or one comparison,
+//! and the call is the accessor (plus, for a read, a range check of the pointer it returns).
 
 use super::guard::{call, inside};
 use super::table::lookup;
-use super::target::{caller_token, same_addresses};
+use super::target::caller_token;
 use super::{Getter, Receiver};
+use crate::abi::near::near;
 use crate::abi::CafToken;
 use crate::runtime::registry::{HeapKind, Token};
 use crate::runtime::Runtime;
 use std::ffi::{c_int, c_void};
 use std::sync::atomic::Ordering;
 
-/// The target of a plain access: its 0-based image and the object's address, if the fast
-/// path applies.
-#[inline]
+/// The target of a plain access: its 0-based image, the start of its segment and the
+/// object's address in this process, if the fast path applies.
+#[inline(always)]
 fn place(rt: &Runtime, token: CafToken, image: c_int) -> Option<(usize, usize, &Token)> {
+    let near = near(rt).filter(|n| n.same)?;
     if token.is_null() || rt.header.news.load(Ordering::Acquire) != 0 {
         return None;
     }
     // SAFETY: a token of this runtime (the entry point's caller guarantees it).
     let t = unsafe { &*(token as *const Token) };
+    if t.heap != HeapKind::Symmetric {
+        return None;
+    }
     let members = &rt.team.current().members;
-    let &j = (image as usize)
-        .checked_sub(1)
-        .and_then(|k| members.get(k))
-        .filter(|_| t.heap == HeapKind::Symmetric && same_addresses(rt))?;
-    Some((j, rt.tp.direct(j, t.offset)?, t))
+    let &j = members.get((image as usize).wrapping_sub(1))?;
+    let &lo = near.bases.get(j)?;
+    Some((j, lo, t))
 }
 
 /// Runs receiver `index` for image `image` of the current team from the value at `src`; the
@@ -55,7 +58,8 @@ pub(super) unsafe fn send(
         return None;
     }
     let f = lookup(index)?;
-    let (j, addr, t) = place(rt, token, image)?;
+    let (j, lo, t) = place(rt, token, image)?;
+    let addr = lo + t.offset;
     // SAFETY: the table holds the functions gfortran registered; this index names a receiver.
     let f = unsafe { std::mem::transmute::<usize, Receiver>(f) };
     let cb = caller_token(add_data, add_data_size);
@@ -100,9 +104,10 @@ pub(super) unsafe fn get(
     let Some(f) = lookup(index) else {
         return false;
     };
-    let Some((j, addr, t)) = place(rt, token, image) else {
+    let Some((j, lo, t)) = place(rt, token, image) else {
         return false;
     };
+    let addr = lo + t.offset;
     // SAFETY: the table holds the functions gfortran registered; this index names a getter.
     let f = unsafe { std::mem::transmute::<usize, Getter>(f) };
     let cb = caller_token(add_data, add_data_size);
@@ -128,7 +133,7 @@ pub(super) unsafe fn get(
     });
     // SAFETY: as above.
     let p = unsafe { *dst };
-    let ok = p == before || free_buffer != 0 || inside(rt, addr - t.offset, p as usize, 1);
+    let ok = p == before || free_buffer != 0 || inside(rt, lo, p as usize, 1);
     if !ok {
         // A result pointer outside every segment: the general path reports it (it runs the
         // getter again, which only reads).

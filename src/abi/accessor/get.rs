@@ -203,8 +203,9 @@ pub unsafe extern "C" fn _gfortran_caf_get_from_remote(
     let rt = runtime::get();
     let plain =
         opt_src_desc.is_null() && opt_dst_desc.is_null() && team.is_null() && team_number.is_null();
-    // SAFETY: forwarded from the caller (no descriptors, no team selector).
-    let done = plain
+    if plain
+        && !rt.attachments.any()
+        // SAFETY: forwarded from the caller (no descriptors, no team selector).
         && unsafe {
             super::fast::get(
                 rt,
@@ -217,23 +218,64 @@ pub unsafe extern "C" fn _gfortran_caf_get_from_remote(
                 add_data,
                 add_data_size,
             )
-        };
-    if done {
+        }
+    {
         if !stat.is_null() {
             // SAFETY: a writable stat (caller's guarantee).
             unsafe { *stat = 0 };
         }
         rt.stats.access(true, dst_size as u64);
-        if rt.attachments.any() {
-            // SAFETY: forwarded from the caller; the coarray is symmetric (fast path).
-            let t = unsafe { super::super::token(token) };
-            let j = rt.team.current().members[image_index as usize - 1];
-            let r = rt.after_bytes(j, t.offset, t.size, true);
-            // SAFETY: stat as gfortran passes it.
-            unsafe { finish(r, stat, std::ptr::null_mut(), 0, "coindexed read") };
-        }
         return;
     }
+    // SAFETY: forwarded from the caller.
+    unsafe {
+        get_in_general(
+            rt,
+            token,
+            opt_src_desc,
+            opt_src_charlen,
+            image_index,
+            dst_size,
+            dst_data,
+            opt_dst_charlen,
+            opt_dst_desc,
+            may_realloc_dst,
+            getter_index,
+            add_data,
+            add_data_size,
+            stat,
+            team,
+            team_number,
+        )
+    }
+}
+
+/// `_gfortran_caf_get_from_remote` through the general path (kept out of the entry point, so
+/// that the fast path's call stays small).
+///
+/// # Safety
+/// Arguments as gfortran 15+ passes them.
+#[cold]
+#[inline(never)]
+#[allow(clippy::too_many_arguments)] // one per gfortran argument
+unsafe fn get_in_general(
+    rt: &Runtime,
+    token: CafToken,
+    opt_src_desc: *mut GfcDescriptor,
+    opt_src_charlen: *const usize,
+    image_index: c_int,
+    dst_size: usize,
+    dst_data: *mut *mut c_void,
+    opt_dst_charlen: *mut usize,
+    opt_dst_desc: *mut GfcDescriptor,
+    may_realloc_dst: bool,
+    getter_index: c_int,
+    add_data: *mut c_void,
+    add_data_size: usize,
+    stat: *mut c_int,
+    team: *const CafTeam,
+    team_number: *const c_int,
+) {
     // SAFETY: forwarded from the caller.
     let r = unsafe {
         get(

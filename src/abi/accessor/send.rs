@@ -242,6 +242,51 @@ pub unsafe extern "C" fn _gfortran_caf_send_to_remote(
         return;
     }
     // SAFETY: forwarded from the caller.
+    unsafe {
+        send_in_general(
+            rt,
+            token,
+            opt_dst_desc,
+            opt_dst_charlen,
+            image_index,
+            src_data,
+            opt_src_charlen,
+            opt_src_desc,
+            accessor_index,
+            add_data,
+            add_data_size,
+            stat,
+            team,
+            team_number,
+        )
+    }
+}
+
+/// `_gfortran_caf_send_to_remote` through the general path (kept out of the entry point, so
+/// that the fast path's call stays small).
+///
+/// # Safety
+/// Arguments as gfortran 15+ passes them.
+#[cold]
+#[inline(never)]
+#[allow(clippy::too_many_arguments)] // one per gfortran argument
+unsafe fn send_in_general(
+    rt: &Runtime,
+    token: CafToken,
+    opt_dst_desc: *mut GfcDescriptor,
+    opt_dst_charlen: *const usize,
+    image_index: c_int,
+    src_data: *const c_void,
+    opt_src_charlen: *const usize,
+    opt_src_desc: *const GfcDescriptor,
+    accessor_index: c_int,
+    add_data: *mut c_void,
+    add_data_size: usize,
+    stat: *mut c_int,
+    team: *const CafTeam,
+    team_number: *const c_int,
+) {
+    // SAFETY: forwarded from the caller.
     let r = unsafe { resolve(rt, token, image_index, team, team_number) }.and_then(|target| {
         // SAFETY: forwarded from the caller.
         unsafe {
