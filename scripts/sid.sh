@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # A Debian sid chroot with gfortran 14, 15 and 16 and GCC 16's libcaf_shmem, for testing ferrocaf
 # with the compilers newer distributions ship (docs/ARCHITECTURE.md, "ABI generations"), and Open
-# MPI, gcc and libclang for building ferrocaf with `--features mpi` inside it (test_sid_mpi.sh).
+# MPI and MPICH, gcc and libclang for building ferrocaf with `--features mpi` inside it
+# (test_sid_mpi.sh; Open MPI stays what mpicc and mpirun name, MPICH is called by its own names).
 #
 #   scripts/sid.sh ensure          make the chroot if it is missing, mount what it needs
 #   scripts/sid.sh run CMD...      run CMD inside it (same working directory, same PATH + gfortrans)
@@ -14,7 +15,7 @@
 set -euo pipefail
 REPO="$(cd "$(dirname "$0")/.." && pwd)"
 SID="${FERROCAF_SID:-/var/tmp/ferrocaf-sid}"
-PACKAGES=gfortran-14,gfortran-15,gfortran-16,libgfortran-16-dev,binutils,cmake,make,pkg-config,fortran-fpm,gcc,libopenmpi-dev,openmpi-bin,libclang-dev
+PACKAGES=gfortran-14,gfortran-15,gfortran-16,libgfortran-16-dev,binutils,cmake,make,pkg-config,fortran-fpm,gcc,libopenmpi-dev,openmpi-bin,mpich,libmpich-dev,libclang-dev
 
 # Prints the first Debian archive URI of the apt sources (one-line or deb822 format).
 mirror() {
@@ -118,6 +119,19 @@ ensure() {
         # shellcheck disable=SC2086
         chroot "$SID" env DEBIAN_FRONTEND=noninteractive apt-get -qq install -y ${PACKAGES//,/ } >&2
     fi
+    openmpi_alternatives
+}
+
+# Points every alternative group MPICH joins (mpi, mpirun, mpi-<arch>) back at Open MPI's member:
+# test_sid_mpi.sh builds against `mpicc` for Open MPI and against `mpicc.mpich` for MPICH.
+openmpi_alternatives() {
+    local group member
+    for group in mpi mpirun "mpi-$(chroot "$SID" gcc -print-multiarch)"; do
+        member="$(chroot "$SID" update-alternatives --list "$group" 2>/dev/null | grep -m1 openmpi)" || continue
+        if ! chroot "$SID" update-alternatives --query "$group" | grep -qx "Value: $member"; then
+            chroot "$SID" update-alternatives --set "$group" "$member" >&2
+        fi
+    done
 }
 
 run() {

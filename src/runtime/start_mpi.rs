@@ -13,11 +13,7 @@ pub(super) fn join() -> Runtime {
         let ctrl = Layout { n }.size();
         (ctrl, ctrl + 2 * heap)
     };
-    // Only the accessors of gfortran 15+ follow the target's own pointers from the caller's
-    // process: older programs need no second mapping of the node's segments.
-    let same_address =
-        crate::abi::generation::current() >= crate::abi::generation::Generation::Gcc15;
-    let mpi = Mpi::init(sizes, shm, same_address).unwrap_or_else(|e| fail(e));
+    let mpi = Mpi::init(sizes, shm).unwrap_or_else(|e| fail(e));
     if mpi.n > config::MAX_IMAGES {
         fail(format!(
             "{} MPI ranks: ferrocaf supports at most {} images",

@@ -157,22 +157,30 @@ pub unsafe fn unmap(addr: usize, len: usize) {
 /// Maps the `len` bytes of the shared mapping at `from` a second time at exactly `to` (the same
 /// pages, both views stay valid: `mremap` with an old size of 0).
 ///
+/// The system call is made directly, not through the C library's `mremap`: UCX before 1.14
+/// (MPICH's ch4:ucx, Open MPI's pml/ucx) intercepts that function with a four-argument
+/// signature, so the fifth, `to`, reached the kernel as whatever the register held and
+/// `MREMAP_FIXED` put the alias there, over any mapping of the process (every program crashed
+/// at start under Debian 12's MPICH 4.0 with UCX 1.13; UCX issue 8820, fixed by its PR 8822).
+///
 /// # Safety
 /// `from` is page-aligned inside a shared mapping whose file has `len` bytes from there on;
 /// `[to, to+len)` is a reservation made by [`reserve`] (it is replaced).
 pub unsafe fn alias_at(from: usize, len: usize, to: usize) -> io::Result<()> {
     // SAFETY: guaranteed by the caller; MREMAP_FIXED replaces only the caller's reservation.
     let p = unsafe {
-        libc::mremap(
-            from as *mut libc::c_void,
-            0,
+        libc::syscall(
+            libc::SYS_mremap,
+            from,
+            0usize,
             len,
             libc::MREMAP_MAYMOVE | libc::MREMAP_FIXED,
-            to as *mut libc::c_void,
+            to,
         )
     };
-    if p == libc::MAP_FAILED {
+    if p == -1 {
         return Err(io::Error::last_os_error());
     }
+    debug_assert_eq!(p as usize, to, "MREMAP_FIXED maps at the given address");
     Ok(())
 }

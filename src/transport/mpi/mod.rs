@@ -95,15 +95,9 @@ impl Mpi {
     }
 
     /// Initialises MPI and the windows; `sizes(n)` gives the control-block and segment bytes
-    /// of a job of `n` images; `shm` allows a shared-memory window for on-node images, and
-    /// `same_address` maps that window at one address in every process of the node
-    /// (`symmetric.rs`).
-    pub fn init(
-        sizes: impl Fn(usize) -> (usize, usize),
-        shm: bool,
-        same_address: bool,
-    ) -> Result<Mpi, String> {
-        let w = World::init(sizes, shm, same_address)?;
+    /// of a job of `n` images; `shm` allows a shared-memory window for on-node images.
+    pub fn init(sizes: impl Fn(usize) -> (usize, usize), shm: bool) -> Result<Mpi, String> {
+        let w = World::init(sizes, shm)?;
         crate::sys::proc::tight_timer_slack();
         let serves = (0..w.size).any(|j| w.mapped[j] != Some(w.home[j]));
         if serves {

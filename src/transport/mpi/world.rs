@@ -67,13 +67,9 @@ unsafe impl Sync for World {}
 impl World {
     /// Initialises MPI and creates windows of `sizes(n).1` bytes per image; the first
     /// `sizes(n).0` bytes (the control block) are zeroed before any peer may touch them.
-    /// With `shm`, this node's images share memory and address each other directly; with
-    /// `same_address` too, at one address in every process of the node.
-    pub fn init(
-        sizes: impl Fn(usize) -> (usize, usize),
-        shm: bool,
-        same_address: bool,
-    ) -> Result<World, String> {
+    /// With `shm`, this node's images share memory and address each other directly, each
+    /// segment at one address in every process of the node (`symmetric.rs`).
+    pub fn init(sizes: impl Fn(usize) -> (usize, usize), shm: bool) -> Result<World, String> {
         let (mut provided, mut rank, mut size) = (0, 0, 0);
         super::osc::choose();
         let level = thread_level();
@@ -116,7 +112,7 @@ impl World {
         };
         w.mapped[rank] = Some(raw);
         w.exchange_shifts(raw, raw.next_multiple_of(ALIGN) - raw);
-        if shm && same_address {
+        if shm {
             w.same_addresses(seg);
         }
         let base = w.mapped[rank].expect("own segment");
