@@ -13,10 +13,7 @@ use mpi_sys as m;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Duration;
 
-/// Tag of requests on the private communicator (notifications use 1, probes 2).
-const REQUEST: i32 = 3;
-/// First tag of replies.
-const REPLY: i32 = 16;
+use super::tags::{REPLY, REQUEST};
 /// Distinct reply tags (MPI guarantees tags up to 32767).
 const REPLY_TAGS: u32 = 16384;
 /// Bytes before the request proper: the reply's tag, padded to 8.

@@ -36,6 +36,7 @@ mod note;
 mod osc;
 mod signal;
 mod symmetric;
+mod tags;
 mod tune;
 mod types;
 mod world;

@@ -7,12 +7,7 @@ use crate::transport::wire::{decode, encode, WORDS};
 use crate::transport::Notification;
 use mpi_sys as m;
 
-/// Tag of notification messages on the private communicator.
-const TAG: i32 = 1;
-/// A tag nothing is sent with: probing for it always enters the progress engine (a probe
-/// that finds a message may return without progressing, and a notification that has arrived
-/// but is not received yet then kept MPICH from serving remote atomics on this image).
-const NEVER: i32 = 2;
+use super::tags::{NEVER, NOTE as TAG};
 /// Sends `n` to `image` (the data it announces was completed by the put before it).
 pub(super) fn send(w: &World, image: usize, n: &Notification) {
     let c = encode(n);

@@ -11,9 +11,7 @@
 use super::world::{check, null_handle, World};
 use mpi_sys as m;
 
-/// Tag of signal messages on the private communicator (notifications use 1, the progress
-/// probe 2).
-const TAG: i32 = 3;
+use super::tags::SIGNAL as TAG;
 
 /// Sends `image` the offset of the counter in its control block to add one to.
 pub(super) fn send(w: &World, image: usize, offset: usize) {
