@@ -132,7 +132,10 @@ impl Waiter {
     /// Waits until `ready()` (a load of this image's memory) holds, or `gone()` (which may
     /// read other images' state) reports that it never will; `gone` runs first and then only
     /// when a termination was announced since its last run, the only event that changes its
-    /// answer. A `gone` error is re-checked against `ready`: a peer may signal, then stop.
+    /// answer. A `gone` error is re-checked against `ready`, after [`Transport::progress`]
+    /// has received what has arrived: a peer may signal, then stop, and where signals travel
+    /// as messages (MPI across nodes) its signal may have arrived unreceived when its
+    /// termination, an atomic on the same channel after it, is seen.
     pub fn block_ready(
         &self,
         ready: impl Fn() -> bool,
@@ -150,6 +153,7 @@ impl Waiter {
             }
             seen = now;
             let err = gone().err()?;
+            self.tp.progress();
             Some(if ready() { Ok(()) } else { Err(err) })
         })
     }
