@@ -39,6 +39,7 @@ mod symmetric;
 mod tags;
 mod tune;
 mod types;
+mod words;
 mod world;
 
 use super::control::{Header, HEADER};
