@@ -41,12 +41,18 @@ need_root() {
     fi
 }
 
-# Binds $1 at the same path inside the chroot unless it is already mounted there.
+# Binds $1 at the same path inside the chroot unless it is already bound there. A bind left by
+# an earlier run whose directory has since been deleted and made again (a CI machine that clones
+# afresh at the same path) shows the deleted directory: it is unmounted and bound anew.
 bind() {
     local src="$1" dst="$SID$1"
     [ -e "$src" ] || return 0
     mkdir -p "$dst"
-    mountpoint -q "$dst" || mount --bind "$src" "$dst"
+    if mountpoint -q "$dst"; then
+        [ "$(stat -c %d:%i "$src")" = "$(stat -c %d:%i "$dst")" ] && return 0
+        umount -l "$dst"
+    fi
+    mount --bind "$src" "$dst"
 }
 
 mount_all() {

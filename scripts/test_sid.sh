@@ -31,6 +31,11 @@ for line in sys.stdin:
         print(m["target"]["name"] + " " + m["executable"])
 ')
 [ ${#exes[@]} -gt 0 ] || { echo "error: building the tests failed (run cargo test --no-run)" >&2; exit 1; }
+first="${exes[0]#* }"
+scripts/sid.sh run test -x "$first" || {
+    echo "error: $first is not visible inside the chroot $(scripts/sid.sh path) (is this repository bound there? see /proc/mounts)" >&2
+    exit 1
+}
 
 failed=()
 for v in "${versions[@]}"; do
