@@ -1,7 +1,7 @@
 //! `_gfortran_caf_is_present_on_remote`: ALLOCATED() of a component of a coindexed object.
 
 use super::guard::call;
-use super::table::function;
+use super::table::presence;
 use super::target::{resolve, Origin};
 use super::wire::{desc_bytes, desc_from};
 use super::Present;
@@ -26,9 +26,7 @@ unsafe fn present(
     add_data: *mut c_void,
     add_data_size: usize,
 ) -> CafResult<i32> {
-    // SAFETY: the table holds the functions gfortran registered; this index names a presence
-    // accessor.
-    let f: Present = unsafe { std::mem::transmute::<usize, Present>(function(index)?) };
+    let f = presence(index)?;
     // SAFETY: forwarded from the caller.
     let target = unsafe { resolve(rt, token, image, std::ptr::null(), std::ptr::null()) }?;
     let origin = Origin::here(rt, add_data, add_data_size);
