@@ -157,7 +157,7 @@ pub unsafe extern "C" fn _gfortran_caf_send_by_ref(
 }
 
 /// Assignment between two coindexed data references through components,
-/// `c(i)[j]%b(...) = d(k)[l]%e(...)`.
+/// `c(i)[j]%b(...) = d(k)[l]%e(...)` (Fortran 2018 10.2.1.3).
 ///
 /// # Safety
 /// Arguments as gfortran 12 passes them.

@@ -220,7 +220,8 @@ pub unsafe extern "C" fn _gfortran_caf_send(
     }
 }
 
-/// Assignment between two coindexed objects, `x(...)[i] = y(...)[j]`.
+/// Assignment between two coindexed objects, `x(...)[i] = y(...)[j]` (Fortran 2018 10.2.1.3,
+/// converting to the kind of `x`).
 ///
 /// # Safety
 /// Arguments as gfortran 12 passes them.

@@ -162,14 +162,15 @@ pub unsafe extern "C" fn _gfortran_caf_register_accessor(hash: i32, accessor: su
     register(hash, accessor as usize);
 }
 
-/// Ends a series of registrations (GCC 15+: called before the first coindexed access).
+/// Ends a series of registrations (GCC 15+: called before the first coindexed access; Fortran
+/// 2018 9.6, image selectors).
 #[no_mangle]
 pub extern "C" fn _gfortran_caf_register_accessors_finish() {
     finish();
 }
 
 /// The index of the accessor registered under `hash`, -1 if none (GCC 15+: cached at every
-/// coindexed reference).
+/// coindexed reference; Fortran 2018 9.6, image selectors).
 #[no_mangle]
 pub extern "C" fn _gfortran_caf_get_remote_function_index(hash: i32) -> i32 {
     index_of(hash).unwrap_or_else(|e| crate::runtime::get().fatal(&e, "coindexed reference"))
