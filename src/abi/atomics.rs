@@ -1,6 +1,6 @@
 //! Atomic subroutines on coindexed (or local, image 0) atomic variables.
 
-use super::errors::finish;
+use super::errors::{finish, set_ok};
 use super::near::address;
 use super::CafToken;
 use crate::engine::atomic::{cas, cas_at, op_from_code, rmw, rmw_at};
@@ -81,18 +81,6 @@ unsafe fn write(p: *mut c_void, kind: c_int, v: u64) {
         } else {
             (p as *mut u32).write_unaligned(v as u32)
         }
-    }
-}
-
-/// Sets STAT= to 0 (success), if present.
-///
-/// # Safety
-/// `stat` is null or writable.
-#[inline(always)]
-unsafe fn set_ok(stat: *mut c_int) {
-    if !stat.is_null() {
-        // SAFETY: guaranteed by the caller.
-        unsafe { *stat = 0 };
     }
 }
 

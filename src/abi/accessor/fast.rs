@@ -41,10 +41,8 @@ fn place(rt: &Runtime, token: CafToken, image: c_int) -> Option<(usize, usize, &
 /// `stat` is null or writable.
 #[inline(always)]
 pub(super) unsafe fn done(rt: &Runtime, stat: *mut c_int, read: bool, bytes: usize) {
-    if !stat.is_null() {
-        // SAFETY: guaranteed by the caller.
-        unsafe { *stat = 0 };
-    }
+    // SAFETY: guaranteed by the caller.
+    unsafe { crate::abi::errors::set_ok(stat) };
     rt.stats.access(read, bytes as u64);
 }
 

@@ -6,7 +6,6 @@ use super::target::{resolve, Origin};
 use super::wire::{desc_bytes, desc_from};
 use super::Present;
 use crate::abi::descriptor::GfcDescriptor;
-use crate::abi::errors::finish;
 use crate::abi::generation::{current, Generation};
 use crate::abi::CafToken;
 use crate::error::CafResult;
@@ -110,15 +109,6 @@ pub unsafe extern "C" fn _gfortran_caf_is_present_on_remote(
             add_data_size,
         )
     };
-    // SAFETY: no stat: an error terminates the program.
-    unsafe {
-        finish(
-            r,
-            std::ptr::null_mut(),
-            std::ptr::null_mut(),
-            0,
-            "ALLOCATED",
-        )
-    }
-    .unwrap_or(0)
+    // No STAT=: an error terminates the program.
+    r.unwrap_or_else(|e| rt.fatal(&e, "ALLOCATED"))
 }
