@@ -1,7 +1,7 @@
 //! `_gfortran_caf_get_from_remote`: a coindexed reference on the right-hand side, run by its
 //! getter in this process against the target's memory.
 
-use super::guard::{call, inside};
+use super::guard::{call_at, inside};
 use super::table::getter;
 use super::target::{resolve, Origin, Target};
 use crate::abi::descriptor::GfcDescriptor;
@@ -78,18 +78,7 @@ pub(super) unsafe fn run_getter(
         };
     }
     let mut free_buffer = 0i32;
-    let (src, old_src) = if src_desc.is_null() {
-        (target.addr as *mut c_void, std::ptr::null_mut())
-    } else {
-        // SAFETY: a valid descriptor (caller's guarantee); its base address is swapped for the
-        // target's copy during the call and restored after.
-        unsafe {
-            let old = (*src_desc).base_addr;
-            (*src_desc).base_addr = target.addr as *mut c_void;
-            (src_desc.cast::<c_void>(), old)
-        }
-    };
-    call(target.image, || {
+    let run = |src: *mut c_void| {
         // SAFETY: the getter's own convention; every pointer is live for the call.
         unsafe {
             f(
@@ -104,11 +93,9 @@ pub(super) unsafe fn run_getter(
                 src_charlen,
             )
         }
-    });
-    if !src_desc.is_null() {
-        // SAFETY: restores the caller's descriptor.
-        unsafe { (*src_desc).base_addr = old_src };
-    }
+    };
+    // SAFETY: `src_desc` is null or valid (caller's guarantee).
+    unsafe { call_at(target.image, src_desc, target.addr, run) };
     Ok(free_buffer)
 }
 

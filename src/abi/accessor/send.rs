@@ -2,7 +2,7 @@
 //! this process against the target's memory.
 
 use super::attach::put;
-use super::guard::call;
+use super::guard::call_at;
 use super::table::receiver;
 use super::target::{resolve, Origin, Target};
 use super::Receiver;
@@ -108,38 +108,24 @@ pub(super) unsafe fn receive(
     dst_charlen: *const usize,
     src_charlen: *const usize,
 ) -> CafResult<()> {
-    let run = |base: usize| {
-        let (dst, old) = if dst_desc.is_null() {
-            (base as *mut c_void, std::ptr::null_mut())
-        } else {
-            // SAFETY: a valid descriptor (caller's guarantee), restored below.
-            unsafe {
-                let old = (*dst_desc).base_addr;
-                (*dst_desc).base_addr = base as *mut c_void;
-                (dst_desc.cast::<c_void>(), old)
-            }
-        };
-        call(target.image, || {
-            // SAFETY: the receiver's own convention; every pointer is live for the call; `dst`
-            // is the target's object or a shadow of it.
-            unsafe {
-                f(
-                    origin.add_data,
-                    &origin.image,
-                    dst,
-                    src,
-                    origin.token(),
-                    0,
-                    dst_charlen,
-                    src_charlen,
-                )
-            }
-        });
-        if !dst_desc.is_null() {
-            // SAFETY: restores the caller's descriptor.
-            unsafe { (*dst_desc).base_addr = old };
+    let write = |dst: *mut c_void| {
+        // SAFETY: the receiver's own convention; every pointer is live for the call; `dst` is
+        // the target's object or a shadow of it.
+        unsafe {
+            f(
+                origin.add_data,
+                &origin.image,
+                dst,
+                src,
+                origin.token(),
+                0,
+                dst_charlen,
+                src_charlen,
+            )
         }
     };
+    // SAFETY: `dst_desc` is null or valid (caller's guarantee).
+    let run = |base: usize| unsafe { call_at(target.image, dst_desc, base, write) };
     put(rt, target, &run)
 }
 
