@@ -1,10 +1,21 @@
 //! What the transports that reach peers' memory by one-sided operations (MPI, libfabric) share:
-//! where a place is mapped in this process, and how a copy is routed among a local copy, a put,
-//! a get, and, from one remote image to another, a get into a buffer here and a put from it.
+//! where a place is mapped in this process, how a copy is routed among a local copy, a put, a
+//! get, and, from one remote image to another, a get into a buffer here and a put from it, and
+//! the shape of a remote read-modify-write.
 
 use super::plan::contiguous;
 use super::{CopyPlan, Layout, Place, Transport};
 use std::sync::atomic::{fence, Ordering};
+
+/// A remote read-modify-write: a fetching operation (`O`, the transport's name for it) with
+/// its operand, or a compare-and-swap `(expected, new)`.
+#[derive(Clone, Copy)]
+pub(super) enum Rmw<O> {
+    /// A fetching operation and its operand.
+    Op(O, u64),
+    /// A compare-and-swap (expected, new).
+    Cas(u64, u64),
+}
 
 /// A local address for `p`, if this process maps it ([`Transport::direct`]).
 pub(super) fn mapped<T: Transport + ?Sized>(tp: &T, p: Place) -> Option<usize> {

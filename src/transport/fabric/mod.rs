@@ -286,13 +286,8 @@ impl Fabric {
     }
 }
 
-/// A remote read-modify-write: a fetching operation (index into the shim's table) or a
-/// compare-and-swap `(expected, new)`.
-#[derive(Clone, Copy)]
-enum Rmw {
-    Op(c_int, u64),
-    Cas(u64, u64),
-}
+/// A remote read-modify-write; a fetching operation is an index into the shim's table.
+type Rmw = one_sided::Rmw<c_int>;
 
 /// Maps `len` bytes of zeroed memory for the segment.
 fn map(len: usize) -> Result<usize, String> {
