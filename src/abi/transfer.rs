@@ -106,6 +106,7 @@ pub(super) unsafe fn local(d: *const GfcDescriptor, kind: c_int) -> Side {
 ///
 /// # Safety
 /// Arguments as gfortran 12 passes them to `_gfortran_caf_get`/`_gfortran_caf_send`.
+#[inline(always)] // each entry point keeps its own copy, as when the code was written out twice
 #[allow(clippy::too_many_arguments)] // one per gfortran argument describing the two sides
 unsafe fn access(
     token: CafToken,
