@@ -5,21 +5,25 @@
 //! microseconds. With CPU-bound processes beside the job (outside load), the scheduler may
 //! give the core to one of them for its whole slice (about 1.6 ms per wait measured under
 //! CFS/EEVDF), while a futex sleeper is woken with preemption as soon as a poster rings. So a
-//! wait times its yields. A yield that kept the image off the core for longer than
-//! [`SLOW_YIELD`] ends that wait's polling (it sleeps) and adds 2 to a score, a fast one takes
-//! 1 off; at [`CLOSE_AT`] (two slow yields not outweighed by fast ones: CPU-bound neighbours,
-//! not the occasional slice of a background process, after which yields are mostly fast again
-//! and cheaper than a futex wake-up) waits neither spin nor yield but sleep at once, for a
-//! pause that doubles (from [`PAUSE_MIN`] up to [`PAUSE_MAX`]) while the probes after each
-//! pause are slow again.
+//! wait times its yields and the gate keeps an account in time: a yield that kept the image
+//! off the core for longer than [`SLOW_YIELD`] ends that wait's polling (it sleeps) and adds
+//! the time it took; a fast one takes off [`FAST_CREDIT`], what it saved against a futex
+//! sleep and wake-up. When the account reaches [`CLOSE_AT`] (yields lost more than they
+//! saved: two slices lost, unless hundreds of fast yields came between), waits neither spin
+//! nor yield but sleep at once, for a pause that doubles (from [`PAUSE_MIN`] up to
+//! [`PAUSE_MAX`]) while the probes after each pause are slow again. Counting slow yields
+//! instead (+2 each, -1 per fast one) kept the gate open with 4 or 8 images beside CPU-bound
+//! processes, where fast yields to other images came between slices lost to a neighbour.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 /// A yield that took longer than this handed the core to a process that ran on.
 const SLOW_YIELD: Duration = Duration::from_micros(100);
-/// The score at which the gate closes.
-const CLOSE_AT: u64 = 4;
+/// What a fast yield saved: about a futex sleep and wake-up (nanoseconds).
+const FAST_CREDIT: u64 = 5_000;
+/// The account (nanoseconds lost in slow yields, less the credits) at which the gate closes.
+const CLOSE_AT: u64 = 2_000_000;
 /// The first pause of yielding after the gate closed.
 const PAUSE_MIN: Duration = Duration::from_millis(10);
 /// The longest pause: a probe (one slow yield, about one time slice) per pause costs at most
@@ -33,7 +37,7 @@ pub struct YieldGate {
     closed_until: AtomicU64,
     /// The current pause, in nanoseconds.
     pause: AtomicU64,
-    /// +2 per slow yield, -1 per fast one (not below 0).
+    /// Nanoseconds lost in slow yields less [`FAST_CREDIT`] per fast one (not below 0).
     score: AtomicU64,
 }
 
@@ -70,13 +74,15 @@ impl YieldGate {
     }
 
     /// Records a yield from `t0` to `t1` (nanoseconds after the epoch); returns whether it
-    /// was fast. A fast one lowers the score, and reopens the gate for good after a pause and
-    /// resets the pause; a slow one raises the score, and at [`CLOSE_AT`] closes the gate for
+    /// was fast. A fast one lowers the account, and reopens the gate for good after a pause
+    /// and resets the pause; a slow one adds its time, and at [`CLOSE_AT`] closes the gate for
     /// the pause and doubles the next.
     fn record(&self, t0: u64, t1: u64) -> bool {
         let score = self.score.load(Ordering::Relaxed);
-        if t1 - t0 <= SLOW_YIELD.as_nanos() as u64 {
-            self.score.store(score.saturating_sub(1), Ordering::Relaxed);
+        let took = t1 - t0;
+        if took <= SLOW_YIELD.as_nanos() as u64 {
+            self.score
+                .store(score.saturating_sub(FAST_CREDIT), Ordering::Relaxed);
             if self.closed_until.load(Ordering::Relaxed) != 0 {
                 self.closed_until.store(0, Ordering::Relaxed);
                 self.pause
@@ -84,8 +90,8 @@ impl YieldGate {
             }
             return true;
         }
-        if score + 2 < CLOSE_AT {
-            self.score.store(score + 2, Ordering::Relaxed);
+        if score + took < CLOSE_AT {
+            self.score.store(score + took, Ordering::Relaxed);
             return false;
         }
         self.score.store(0, Ordering::Relaxed);
@@ -110,13 +116,25 @@ mod tests {
     const MS: u64 = 1_000_000;
 
     #[test]
-    fn fast_yields_outweigh_an_occasional_slow_one() {
+    fn many_fast_yields_outweigh_an_occasional_slow_one() {
         let g = YieldGate::new();
         for _ in 0..10 {
             assert!(!g.record(0, MS));
-            assert!(g.record(0, 0) && g.record(0, 0));
+            for _ in 0..MS / FAST_CREDIT {
+                assert!(g.record(0, 0));
+            }
         }
         assert!(g.open());
+    }
+
+    #[test]
+    fn a_few_fast_yields_do_not_outweigh_lost_slices() {
+        let g = YieldGate::new();
+        assert!(!g.record(0, MS));
+        assert!(g.record(0, 0) && g.record(0, 0) && g.record(0, 0));
+        assert!(g.open());
+        assert!(!g.record(0, MS));
+        assert!(!g.open());
     }
 
     #[test]
