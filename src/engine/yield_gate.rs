@@ -129,12 +129,15 @@ mod tests {
 
     #[test]
     fn a_few_fast_yields_do_not_outweigh_lost_slices() {
-        let g = YieldGate::new();
-        assert!(!g.record(0, MS));
+        let (g, slice) = (YieldGate::new(), 3 * MS / 2);
+        assert!(!g.record(0, slice));
         assert!(g.record(0, 0) && g.record(0, 0) && g.record(0, 0));
-        assert!(g.open());
-        assert!(!g.record(0, MS));
-        assert!(!g.open());
+        assert_eq!(g.closed_until.load(Ordering::Relaxed), 0);
+        assert!(!g.record(0, slice));
+        assert_eq!(
+            g.closed_until.load(Ordering::Relaxed),
+            slice + PAUSE_MIN.as_nanos() as u64
+        );
     }
 
     #[test]
