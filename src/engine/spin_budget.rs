@@ -1,13 +1,13 @@
 //! How long a wait polls before it sleeps while the machine has outside load.
 //!
 //! Beside CPU-bound processes a poll that fails is not free: the image uses up its share of
-//! the core, so the scheduler ranks it behind its neighbours and its next futex wake-up no
-//! longer preempts them (event ping-pongs at 2 images, beside 2 CPU-bound processes and other
-//! jobs: 25–290 µs per message with 256 polls before sleeping, 8–10 µs with none; see
-//! bench/NOTES.md). Yet when the awaited image runs at the same time on another core, a few
-//! polls catch its answer without a sleep and a wake-up. So the budget adapts, as glibc's
-//! adaptive mutexes do: a wait answered while polling doubles it (up to the cap), one that had
-//! to sleep halves it, down to [`FLOOR`] polls, which keep probing for a partner that runs.
+//! the core, so the scheduler ranks it behind its neighbours and its next futex wake-up is
+//! less likely to preempt them. Yet when the awaited image runs at the same time on another
+//! core, a few polls catch its answer without a sleep and a wake-up. So the budget adapts, as
+//! glibc's adaptive mutexes do: a wait answered while polling doubles it (up to the cap), one
+//! that had to sleep halves it, down to [`FLOOR`] polls, which keep probing for a partner that
+//! runs. (Measured alone against a fixed 256 polls, on a machine loaded well beyond the 2
+//! CPU-bound processes, the two were not distinguishable: bench/NOTES.md.)
 
 use std::sync::atomic::{AtomicU32, Ordering};
 
