@@ -63,12 +63,13 @@ pub struct Waiter {
 
 impl Waiter {
     /// A waiter sleeping on `header`'s doorbell (or polling `tp` when it cannot wake),
-    /// watching `job` for error termination, timing its waits into `stats` when they are on.
+    /// watching `job` for error termination, timing its waits into `stats` when they are on;
+    /// `shared`: the job's images outnumber its cores ([`YieldGate::new`]).
     pub fn new(
         header: &'static Header,
         job: Option<&'static JobBlock>,
         tp: &'static dyn Transport,
-        spin: u32,
+        (spin, shared): (u32, bool),
         stats: &'static Stats,
     ) -> Waiter {
         Waiter {
@@ -76,7 +77,7 @@ impl Waiter {
             job,
             tp,
             spin,
-            gate: YieldGate::new(),
+            gate: YieldGate::new(shared),
             loaded: SpinBudget::new(),
             stats,
         }
