@@ -5,14 +5,35 @@
 //! least one of them, whatever value it writes. The events whose bytes were written are posted
 //! after the real put, as for every other put (Fortran's notified-access extension,
 //! docs/ARCHITECTURE.md). Without attachments this is one load.
+//!
+//! Two shortcuts keep an attached put near the cost of a put and an EVENT POST. When one event
+//! is attached to the whole object and the receiver is known to write at least one byte of it
+//! (an array source with elements: the destination conforms to it), the shadows cannot tell
+//! anything new, and the receiver runs once. Otherwise the shadows are reused buffers of this
+//! thread (a fresh megabyte per put cost a map, its page faults and an unmap), only the
+//! unattached bytes are copied into them, and the second run is skipped when the first
+//! already saw every attachment written.
 
 use super::target::Target;
+use crate::engine::attach::Attachment;
 use crate::error::CafResult;
 use crate::runtime::Runtime;
+use std::cell::Cell;
+
+thread_local! {
+    /// This thread's shadow buffer, taken while in use (a receiver that puts again gets a
+    /// buffer of its own).
+    static SHADOW: Cell<Vec<u128>> = const { Cell::new(Vec::new()) };
+}
 
 /// Runs `run(base)` (a receiver call) on the target's object and posts the events attached to
-/// the bytes it wrote.
-pub(super) fn put(rt: &Runtime, target: &Target, run: &dyn Fn(usize)) -> CafResult<()> {
+/// the bytes it wrote. `writes`: the receiver writes at least one byte of the object.
+pub(super) fn put(
+    rt: &Runtime,
+    target: &Target,
+    writes: bool,
+    run: &dyn Fn(usize),
+) -> CafResult<()> {
     let Some(t) = target.token.filter(|_| rt.attachments.any()) else {
         run(target.addr);
         return Ok(());
@@ -22,27 +43,12 @@ pub(super) fn put(rt: &Runtime, target: &Target, run: &dyn Fn(usize)) -> CafResu
         run(target.addr);
         return Ok(());
     }
-    let mut written = vec![false; attached.len()];
-    for fill in [0x00u8, 0xff] {
-        // SAFETY: the target's object, `t.size` bytes mapped in this process (resolve).
-        let real = unsafe { std::slice::from_raw_parts(target.addr as *const u8, t.size) };
-        // Aligned like the object (16 bytes): the receiver's stores assume it.
-        let mut shadow = vec![0u128; t.size.div_ceil(16)];
-        // SAFETY: `shadow` has at least `t.size` bytes.
-        let bytes =
-            unsafe { std::slice::from_raw_parts_mut(shadow.as_mut_ptr().cast::<u8>(), t.size) };
-        bytes.copy_from_slice(real);
-        let range = |a: &crate::engine::attach::Attachment| {
-            a.start.max(t.offset) - t.offset..a.end.min(t.offset + t.size) - t.offset
-        };
-        for a in &attached {
-            bytes[range(a)].fill(fill);
-        }
-        run(bytes.as_mut_ptr() as usize);
-        for (w, a) in written.iter_mut().zip(&attached) {
-            *w |= bytes[range(a)].iter().any(|&b| b != fill);
-        }
-    }
+    let whole = |a: &Attachment| a.start <= t.offset && t.offset + t.size <= a.end;
+    let written = if writes && attached.len() == 1 && whole(&attached[0]) {
+        vec![true]
+    } else {
+        probe(target.addr, t.offset, t.size, &attached, run)
+    };
     run(target.addr);
     let mut posted: Vec<usize> = Vec::new();
     for (a, _) in attached.iter().zip(&written).filter(|(_, &w)| w) {
@@ -52,4 +58,50 @@ pub(super) fn put(rt: &Runtime, target: &Target, run: &dyn Fn(usize)) -> CafResu
         }
     }
     Ok(())
+}
+
+/// Which of `attached` the receiver `run` writes into, found by running it against shadows of
+/// the `size` bytes at `addr` (segment offset `offset`) filled with 0x00, then 0xFF, in the
+/// attached bytes.
+fn probe(
+    addr: usize,
+    offset: usize,
+    size: usize,
+    attached: &[Attachment],
+    run: &dyn Fn(usize),
+) -> Vec<bool> {
+    let range =
+        |a: &Attachment| a.start.max(offset) - offset..a.end.min(offset + size) - offset;
+    let mut ranges: Vec<_> = attached.iter().map(range).collect();
+    ranges.sort_by_key(|r| r.start);
+    let mut written = vec![false; attached.len()];
+    // Aligned like the object (16 bytes): the receiver's stores assume it.
+    let mut shadow = SHADOW.with(Cell::take);
+    if shadow.len() < size.div_ceil(16) {
+        shadow = vec![0u128; size.div_ceil(16)];
+    }
+    // SAFETY: `shadow` has at least `size` bytes.
+    let bytes = unsafe { std::slice::from_raw_parts_mut(shadow.as_mut_ptr().cast::<u8>(), size) };
+    // SAFETY: the target's object, `size` bytes mapped in this process (resolve).
+    let real = unsafe { std::slice::from_raw_parts(addr as *const u8, size) };
+    let mut at = 0;
+    for r in &ranges {
+        bytes[at..r.start.max(at)].copy_from_slice(&real[at..r.start.max(at)]);
+        at = at.max(r.end);
+    }
+    bytes[at..].copy_from_slice(&real[at..]);
+    for fill in [0x00u8, 0xff] {
+        for r in &ranges {
+            bytes[r.clone()].fill(fill);
+        }
+        run(bytes.as_mut_ptr() as usize);
+        for (w, a) in written.iter_mut().zip(attached) {
+            *w = *w || bytes[range(a)].iter().any(|&b| b != fill);
+        }
+        if written.iter().all(|&w| w) {
+            break;
+        }
+    }
+    SHADOW.with(|s| s.set(shadow));
+    written
 }
