@@ -21,27 +21,6 @@ pub(super) fn bytes_of(d: &GfcDescriptor) -> usize {
     })
 }
 
-/// Whether a getter can write straight into the preallocated destination `d` that must not be
-/// reallocated: it is allocated, and its elements lie one after the other in array element
-/// order (a getter indexes its buffer by the descriptor's offset and bounds as if it had
-/// allocated it, packed). The caller allocated it with the shape the reference has, so the
-/// getter finds the extents it computes and keeps the buffer (it reallocates only a buffer of
-/// another shape). Without this, a 1 MiB get went through a second 1 MiB buffer, malloc'd,
-/// copied and freed per get: two live megabytes, which glibc returned to the system at each
-/// free and faulted in again at each malloc (1.1 GB/s).
-fn direct(d: &GfcDescriptor) -> bool {
-    if d.base_addr.is_null() || d.rank() == 0 || d.span() != d.dtype.elem_len as isize {
-        return false;
-    }
-    let mut stride = 1isize;
-    (0..d.rank()).all(|k| {
-        let g = d.dim_at(k);
-        let ok = g.stride == stride;
-        stride *= (g.ubound - g.lbound + 1).max(0);
-        ok
-    })
-}
-
 /// Where a getter writes its result: a descriptor (the getter allocates the array when its
 /// base address is null, reallocates it when its shape differs) or the address of a result
 /// pointer (which the getter may point at the value in the target's memory, or at memory it
@@ -166,10 +145,8 @@ unsafe fn get(
     } else {
         Dst::Desc(dst_desc)
     };
-    // A destination that must not be reallocated gets a buffer from the getter, copied below,
-    // unless the getter can write into it (`direct`).
-    // SAFETY: a valid descriptor when not null (caller's guarantee).
-    let old_dst = if !dst_desc.is_null() && !may_realloc && !direct(unsafe { &*dst_desc }) {
+    // A destination that must not be reallocated gets a buffer from the getter, copied below.
+    let old_dst = if !dst_desc.is_null() && !may_realloc {
         // SAFETY: a valid, writable descriptor (caller's guarantee).
         unsafe { std::mem::replace(&mut (*dst_desc).base_addr, std::ptr::null_mut()) }
     } else {
