@@ -43,8 +43,7 @@ pub(super) fn put(
         run(target.addr);
         return Ok(());
     }
-    let whole = |a: &Attachment| a.start <= t.offset && t.offset + t.size <= a.end;
-    let written = if writes && attached.len() == 1 && whole(&attached[0]) {
+    let written = if sure(writes, &attached, t.offset, t.size) {
         vec![true]
     } else {
         probe(target.addr, t.offset, t.size, &attached, run)
@@ -58,6 +57,13 @@ pub(super) fn put(
         }
     }
     Ok(())
+}
+
+/// Whether the one event of `attached` is known to be hit without running the receiver on
+/// shadows: it is attached to the whole object (`size` bytes at segment offset `offset`) and
+/// the receiver `writes` some byte of it.
+fn sure(writes: bool, attached: &[Attachment], offset: usize, size: usize) -> bool {
+    writes && matches!(attached, [a] if a.start <= offset && offset + size <= a.end)
 }
 
 /// Which of `attached` the receiver `run` writes into, found by running it against shadows of
@@ -104,4 +110,49 @@ fn probe(
     }
     SHADOW.with(|s| s.set(shadow));
     written
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at(start: usize, end: usize, slot: usize) -> Attachment {
+        Attachment {
+            start,
+            end,
+            slot,
+            on_get: false,
+        }
+    }
+
+    #[test]
+    fn a_writing_receiver_into_a_wholly_attached_object_runs_once() {
+        assert!(sure(true, &[at(100, 164, 8)], 100, 64));
+        assert!(sure(true, &[at(96, 200, 8)], 100, 64));
+        assert!(!sure(false, &[at(100, 164, 8)], 100, 64));
+        assert!(!sure(true, &[at(100, 132, 8)], 100, 64));
+        assert!(!sure(true, &[at(100, 132, 8), at(132, 164, 16)], 100, 64));
+    }
+
+    #[test]
+    fn the_probe_sees_every_written_attachment_whatever_the_value() {
+        let mut object = [7u8; 64];
+        let addr = object.as_mut_ptr() as usize;
+        // Segment offset 1000; attached: bytes 0..16, 16..32 and 48..64 of the object.
+        let attached = [at(1000, 1016, 1), at(1016, 1032, 2), at(1048, 1064, 3)];
+        for value in [0x00u8, 0xff, 0x42] {
+            // Writes `value` to byte 20 and 40 (unattached), after reading byte 40, which the
+            // shadow must hold as the object does.
+            let run = |base: usize| {
+                // SAFETY: `base` is a 64-byte shadow of `object`.
+                let b = unsafe { std::slice::from_raw_parts_mut(base as *mut u8, 64) };
+                assert_eq!(b[40], 7, "unattached bytes are copied into the shadow");
+                b[20] = value;
+            };
+            assert_eq!(probe(addr, 1000, 64, &attached, &run), [false, true, false]);
+        }
+        let none = |_: usize| {};
+        assert_eq!(probe(addr, 1000, 64, &attached, &none), [false; 3]);
+        assert_eq!(object, [7u8; 64], "the probe never writes the object");
+    }
 }
