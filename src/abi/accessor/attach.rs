@@ -76,8 +76,7 @@ fn probe(
     attached: &[Attachment],
     run: &dyn Fn(usize),
 ) -> Vec<bool> {
-    let range =
-        |a: &Attachment| a.start.max(offset) - offset..a.end.min(offset + size) - offset;
+    let range = |a: &Attachment| a.start.max(offset) - offset..a.end.min(offset + size) - offset;
     let mut ranges: Vec<_> = attached.iter().map(range).collect();
     ranges.sort_by_key(|r| r.start);
     let mut written = vec![false; attached.len()];
