@@ -89,13 +89,14 @@ fn probe(
     let bytes = unsafe { std::slice::from_raw_parts_mut(shadow.as_mut_ptr().cast::<u8>(), size) };
     // SAFETY: the target's object, `size` bytes mapped in this process (resolve).
     let real = unsafe { std::slice::from_raw_parts(addr as *const u8, size) };
-    let mut at = 0;
-    for r in &ranges {
-        bytes[at..r.start.max(at)].copy_from_slice(&real[at..r.start.max(at)]);
-        at = at.max(r.end);
-    }
-    bytes[at..].copy_from_slice(&real[at..]);
     for fill in [0x00u8, 0xff] {
+        // Each run sees the object as it is, whatever the run before wrote.
+        let mut at = 0;
+        for r in &ranges {
+            bytes[at..r.start.max(at)].copy_from_slice(&real[at..r.start.max(at)]);
+            at = at.max(r.end);
+        }
+        bytes[at..].copy_from_slice(&real[at..]);
         for r in &ranges {
             bytes[r.clone()].fill(fill);
         }
@@ -140,12 +141,13 @@ mod tests {
         // Segment offset 1000; attached: bytes 0..16, 16..32 and 48..64 of the object.
         let attached = [at(1000, 1016, 1), at(1016, 1032, 2), at(1048, 1064, 3)];
         for value in [0x00u8, 0xff, 0x42] {
-            // Writes `value` to byte 20 and 40 (unattached), after reading byte 40, which the
-            // shadow must hold as the object does.
+            // Reads byte 40 (unattached), which every run must see as the object holds it,
+            // then writes it, and writes `value` to byte 20.
             let run = |base: usize| {
                 // SAFETY: `base` is a 64-byte shadow of `object`.
                 let b = unsafe { std::slice::from_raw_parts_mut(base as *mut u8, 64) };
                 assert_eq!(b[40], 7, "unattached bytes are copied into the shadow");
+                b[40] = 9;
                 b[20] = value;
             };
             assert_eq!(probe(addr, 1000, 64, &attached, &run), [false, true, false]);
