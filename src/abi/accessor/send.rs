@@ -92,7 +92,7 @@ pub(super) fn packed(d: &GfcDescriptor) -> (Vec<u8>, Box<GfcDescriptor>) {
 
 /// Calls receiver `f` for `origin` on the object at `target` (through `dst_desc` when not null,
 /// its base address swapped for the object's during the call) and posts the events attached to
-/// what it wrote.
+/// what it wrote (`writes`: the receiver is known to write some byte of the object).
 ///
 /// # Safety
 /// `f` is a receiver; `target` holds the object it expects; the other pointers as gfortran
@@ -107,6 +107,7 @@ pub(super) unsafe fn receive(
     src: *const c_void,
     dst_charlen: *const usize,
     src_charlen: *const usize,
+    writes: bool,
 ) -> CafResult<()> {
     let write = |dst: *mut c_void| {
         // SAFETY: the receiver's own convention; every pointer is live for the call; `dst` is
@@ -126,7 +127,7 @@ pub(super) unsafe fn receive(
     };
     // SAFETY: `dst_desc` is null or valid (caller's guarantee).
     let run = |base: usize| unsafe { call_at(target.image, dst_desc, base, write) };
-    put(rt, target, &run)
+    put(rt, target, writes, &run)
 }
 
 /// Runs receiver `index` into image `image`'s object of `token` (relative to TEAM= or
@@ -181,6 +182,9 @@ pub(super) unsafe fn send(
         rt.stats.access(false, size as u64);
         return Ok(());
     }
+    // An array source with elements: the destination conforms, so the receiver writes.
+    // SAFETY: a valid descriptor when not null (caller's guarantee).
+    let writes = !src_desc.is_null() && unsafe { (*src_desc).count() } > 0;
     let mut staged = None;
     let src: *const c_void = if src_desc.is_null() {
         src
@@ -208,6 +212,7 @@ pub(super) unsafe fn send(
             src,
             dst_charlen,
             src_charlen,
+            writes,
         )
     }?;
     drop(staged);
