@@ -13,7 +13,7 @@ program notify_counting
   implicit none
   integer, parameter :: k = 20
   type(event_type) :: ev[*], ev2[*]
-  real(8) :: a(16)[*], b(8)[*], c(8)[*]
+  real(8) :: a(16)[*], b(8)[*], c(8)[*], v(10)
   integer :: me, n, i, right, cnt
   me = this_image(); n = num_images()
   right = merge(1, me + 1, me == n)
@@ -24,11 +24,15 @@ program notify_counting
   call event_attach(ev2, c)
   sync all
 
-  ! k puts into each attached section of the right neighbour; k into the second event's.
+  ! k puts into each attached section of the right neighbour; k into the second event's
+  ! (contiguous array to contiguous array: the puts that travel as counted or notified puts).
   do i = 1, k
-    a(1:10)[right] = real(i, 8)
-    b(:)[right] = real(-i, 8)
-    c(:)[right] = real(2 * i, 8)
+    v = i
+    a(1:10)[right] = v
+    v = -i
+    b(:)[right] = v(1:8)
+    v = 2 * i
+    c(:)[right] = v(1:8)
   end do
   event wait (ev, until_count=2*k)
   call check(all(a(1:10) == k) .and. all(b == -k), 'counted puts landed before their count')

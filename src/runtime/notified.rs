@@ -110,6 +110,7 @@ impl Runtime {
         }
         if self.tp.put_counted(image, offset, src, n, slot) {
             self.stats.add(Counter::EventsPosted, 1);
+            self.stats.add(Counter::EventsCounted, 1);
             return Some(Ok(()));
         }
         if self.event_strategy == Strategy::Atomic
