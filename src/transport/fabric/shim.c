@@ -13,8 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sched.h>
+#include <stdio.h>
 #include <sys/uio.h>
 #include <time.h>
+#include <unistd.h>
 
 /* Bytes of a notification message (one ring cell). */
 #define CELL 64
@@ -122,6 +124,24 @@ static void back_off(unsigned *idle)
 	nanosleep(&nap, NULL);
 }
 
+/* Names endpoint k of this process for the shm provider, before it is enabled. shm's default
+ * name is "<pid>:<domain>:<endpoint>", the name of its region in /dev/shm; a process that ends
+ * without closing its endpoint (error termination, a killed test) leaves the region behind,
+ * and a later process given the same pid failed to open its endpoint ("Device or resource
+ * busy"). The start time in the name keeps a reused pid from meeting its predecessor's region.
+ * Other providers keep their own names. */
+static int name_endpoint(struct ff *f, struct fid_ep *ep, int k)
+{
+	if (strcmp(f->info->fabric_attr->prov_name, "shm"))
+		return 0;
+	struct timespec t;
+	clock_gettime(CLOCK_REALTIME, &t);
+	char name[64];
+	snprintf(name, sizeof name, "ferrocaf-%ld-%llx-%d", (long)getpid(),
+		 (unsigned long long)t.tv_sec * 1000000000ull + (unsigned long long)t.tv_nsec, k);
+	return fi_setname(&ep->fid, name, strlen(name) + 1);
+}
+
 /* Reads transmit completions; returns how many or a negative error. */
 static int reap(struct ff *f)
 {
@@ -191,6 +211,8 @@ static int open_counting(struct ff *f, void *cname, size_t *cnamelen)
 		return rc;
 	if ((rc = fi_endpoint(f->domain, f->info, &f->cep, NULL)))
 		return rc;
+	if ((rc = name_endpoint(f, f->cep, 1)))
+		return rc;
 	if ((rc = fi_ep_bind(f->cep, &f->av->fid, 0)))
 		return rc;
 	if ((rc = fi_ep_bind(f->cep, &f->ccq->fid, FI_TRANSMIT | FI_RECV)))
@@ -234,6 +256,8 @@ int ff_open(struct ff **out, void *seg, size_t len, void *name, size_t *namelen,
 	if ((rc = fi_av_open(f->domain, &av, &f->av, NULL)))
 		return rc;
 	if ((rc = fi_endpoint(f->domain, f->info, &f->ep, NULL)))
+		return rc;
+	if ((rc = name_endpoint(f, f->ep, 0)))
 		return rc;
 	if ((rc = fi_ep_bind(f->ep, &f->av->fid, 0)))
 		return rc;
