@@ -145,22 +145,19 @@ impl Events<'_> {
                 // Only this image writes `consumed`.
                 let done = consumed.load(Ordering::Relaxed);
                 let counted = || tp.counted(slot).unwrap_or(0);
-                let ready =
-                    || posts.load(Ordering::Acquire).wrapping_sub(done) + counted() >= need;
+                let ready = || posts.load(Ordering::Acquire).wrapping_sub(done) + counted() >= need;
                 self.w.block_ready(ready, || check_others(tp, self.team))?;
                 let c = counted().min(need);
                 tp.take_counted(slot, c);
                 consumed.store(done.wrapping_add(need - c), Ordering::Relaxed);
                 Ok(())
             }
-            Strategy::P2p => self.w.block_ready(
-                || self.take(slot, need),
-                || check_others(tp, self.team),
-            ),
-            Strategy::Notified if tp.counted(slot).is_some() => self.w.block_ready(
-                || self.take(slot, need),
-                || check_others(tp, self.team),
-            ),
+            Strategy::P2p => self
+                .w
+                .block_ready(|| self.take(slot, need), || check_others(tp, self.team)),
+            Strategy::Notified if tp.counted(slot).is_some() => self
+                .w
+                .block_ready(|| self.take(slot, need), || check_others(tp, self.team)),
             Strategy::Notified => {
                 let id = self.notifier.matcher(tp).init(filter(slot), need)?;
                 self.notifier.matcher(tp).start(id)?;

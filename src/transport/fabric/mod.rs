@@ -28,8 +28,8 @@ use super::control::{Header, HEADER};
 use super::wire::{decode, encode, WORDS};
 use super::{AtomicOp, CopyPlan, Full, Layout, Notification, Place, Transport};
 use crate::transport::plan::contiguous;
-pub use ffi::providers;
 use count::Counting;
+pub use ffi::providers;
 use ffi::{check, Ff, Iov};
 use pump::Pump;
 use rma::Mark;
@@ -515,7 +515,9 @@ impl Transport for Fabric {
     }
 
     fn counted(&self, slot: usize) -> Option<u64> {
-        self.count.is(slot).then(|| self.count.available(self.arrived_count()))
+        self.count
+            .is(slot)
+            .then(|| self.count.available(self.arrived_count()))
     }
 
     fn take_counted(&self, slot: usize, k: u64) {
