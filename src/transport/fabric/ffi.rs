@@ -36,13 +36,18 @@ extern "C" {
     /// The providers that fit the shim's hints, as `name1 name2 ...` into `out` (`len` bytes).
     pub(super) fn ff_providers(out: *mut c_char, len: usize) -> c_int;
     /// Opens the endpoint, registers `[seg, seg + len)` for remote reads, writes and atomics,
-    /// posts the notification receives and writes the endpoint's name (at most `*namelen` bytes).
+    /// posts the notification receives and writes the endpoint's name (at most `*namelen`
+    /// bytes); with `counting` and a provider offering FI_RMA_EVENT, also opens the counting
+    /// endpoint and writes its name to `cname` (`*cnamelen` bytes; 0 without one).
     pub(super) fn ff_open(
         out: *mut *mut Ff,
         seg: *mut c_void,
         len: usize,
         name: *mut c_void,
         namelen: *mut usize,
+        counting: c_int,
+        cname: *mut c_void,
+        cnamelen: *mut usize,
     ) -> c_int;
     /// The provider's name.
     pub(super) fn ff_provider(f: *const Ff) -> *const c_char;
@@ -56,13 +61,26 @@ extern "C" {
     pub(super) fn ff_iov_limit(f: *const Ff) -> usize;
     /// Whether the provider's data progress is automatic.
     pub(super) fn ff_auto_progress(f: *const Ff) -> c_int;
-    /// Inserts the `n` endpoint names (`namelen` bytes each, image order) into the address vector.
-    pub(super) fn ff_insert(f: *mut Ff, names: *const c_void, namelen: usize, n: usize) -> c_int;
+    /// Inserts the `k` endpoint names (`namelen` bytes each: the `n` images' main endpoints in
+    /// image order, then with counting their counting endpoints) into the address vector.
+    pub(super) fn ff_insert(
+        f: *mut Ff,
+        names: *const c_void,
+        namelen: usize,
+        n: usize,
+        k: usize,
+    ) -> c_int;
+    /// Remote writes into this image's counting endpoint so far, plus `ff_count_add`'s (0
+    /// without one); reading the counter also progresses the counting endpoint.
+    pub(super) fn ff_counted(f: *mut Ff) -> u64;
+    /// Adds one to this image's own counter (a counted put into its own memory).
+    pub(super) fn ff_count_add(f: *mut Ff) -> c_int;
     /// Waits until every posted operation has completed.
     pub(super) fn ff_wait(f: *mut Ff) -> c_int;
     /// Posts one write (`write` != 0) or read between `n` local and `m` remote pieces of image
-    /// `peer`'s region (the same total); with `with_data`, the write's immediate `data` arrives
-    /// in the target's receive completion queue. Not waited for.
+    /// `peer`'s region (the same total); with `to` = 1 the write's immediate `data` arrives in
+    /// the target's receive completion queue, with `to` = 2 the write goes to the target's
+    /// counting endpoint, whose counter it increments. Not waited for.
     pub(super) fn ff_rma(
         f: *mut Ff,
         write: c_int,
@@ -72,7 +90,7 @@ extern "C" {
         remote: *const RmaIov,
         m: usize,
         data: u64,
-        with_data: c_int,
+        to: c_int,
     ) -> c_int;
     /// Sends one notification cell to `peer` (delivered when its completion is reaped).
     pub(super) fn ff_send(f: *mut Ff, peer: usize, cell: *const c_void) -> c_int;
