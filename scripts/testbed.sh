@@ -49,6 +49,8 @@
 # processor until the scheduler's tick, and every message took 10 ms (Open MPI ping-pong between
 # two hosts: 10 ms one way, 54 us with mpi_yield_when_idle=1; 49 us for a blocking TCP socket).
 set -euo pipefail
+# Launchers and test harnesses call this script with PATHs of their own, often without sbin.
+PATH=$PATH:/usr/local/sbin:/usr/sbin:/sbin
 
 STATE=${TESTBED_STATE:-/run/ferrocaf-testbed}
 BRIDGE=fcbed
