@@ -215,11 +215,13 @@ mpirun)
     shift
     k=$(host_number 1)
     # Open MPI 5 launches through PRRTE, whose parameters for the same settings have other
-    # names (the old ones are refused or warned about).
+    # names (the old ones are refused or warned about). PRRTE also binds each host's ranks
+    # from core 0 up, and the bed's hosts share this machine's cores: every host's first rank
+    # would be on CPU 0.
     if [ "$(ompi_major)" -ge 5 ]; then
         launch=(--prtemca plm_ssh_agent "$SELF agent" --prtemca prte_if_include "$NET.0/24"
             --prtemca prte_keepalive_time 5 --prtemca prte_keepalive_intvl 1
-            --prtemca prte_keepalive_probes 3)
+            --prtemca prte_keepalive_probes 3 --bind-to none)
     else
         launch=(--mca plm_rsh_agent "$SELF agent" --mca oob_tcp_if_include "$NET.0/24"
             --mca oob_tcp_keepalive_time 5 --mca oob_tcp_keepalive_intvl 1
