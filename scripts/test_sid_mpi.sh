@@ -66,7 +66,7 @@ if [ "$bed" = 1 ]; then
         trap 'scripts/testbed.sh down' EXIT
     fi
     enter=(env TESTBED_ROOT="$(scripts/sid.sh path)" scripts/testbed.sh chroot)
-    export FERROCAF_TEST_MAX_IMAGES=${FERROCAF_TEST_MAX_IMAGES:-4}
+    export FERROCAF_TEST_MAX_IMAGES=${FERROCAF_TEST_MAX_IMAGES:-4} FERROCAF_TEST_HOSTS=${TESTBED_HOSTS:-2}
     # The window between hosts needs no large heap, and the bed's hosts share one /dev/shm.
     heap=(FERROCAF_HEAP_SIZE=16M) where=" across ${TESTBED_HOSTS:-2} bed hosts"
 fi
