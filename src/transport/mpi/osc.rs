@@ -27,7 +27,7 @@ pub(super) fn choose(library: &str) {
     if !spans_nodes(
         std::env::var("OMPI_COMM_WORLD_SIZE").ok().as_deref(),
         std::env::var("OMPI_COMM_WORLD_LOCAL_SIZE").ok().as_deref(),
-    ) || !open_mpi_major(library).is_some_and(|m| m < WITHOUT_PT2PT)
+    ) || open_mpi_major(library).is_none_or(|m| m >= WITHOUT_PT2PT)
         || std::env::var_os("OMPI_MCA_osc").is_some()
     {
         return;
