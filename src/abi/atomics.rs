@@ -1,6 +1,6 @@
 //! Atomic subroutines on coindexed (or local, image 0) atomic variables.
 
-use super::errors::finish;
+use super::errors::{finish, set_ok};
 use super::near::address;
 use super::CafToken;
 use crate::engine::atomic::{cas, cas_at, op_from_code, rmw, rmw_at};
@@ -84,24 +84,67 @@ unsafe fn write(p: *mut c_void, kind: c_int, v: u64) {
     }
 }
 
-/// Sets STAT= to 0 (success), if present.
-///
-/// # Safety
-/// `stat` is null or writable.
-#[inline(always)]
-unsafe fn set_ok(stat: *mut c_int) {
-    if !stat.is_null() {
-        // SAFETY: guaranteed by the caller.
-        unsafe { *stat = 0 };
-    }
-}
-
 /// Runs `f`, the general path of an entry point, out of line: the fast path before it then
 /// saves no registers for it.
 #[cold]
 #[inline(never)]
-fn general(f: impl FnOnce()) {
+fn general<T>(f: impl FnOnce() -> T) -> T {
     f()
+}
+
+/// The read-modify-write an atomic subroutine makes of its atom.
+#[derive(Clone, Copy)]
+enum Update {
+    /// A fetching operation with its operand.
+    Op(AtomicOp, u64),
+    /// A compare-and-swap `(compare, new)`.
+    Cas(u64, u64),
+}
+
+/// Applies `update` (an error for an unknown operation) to the `kind`-byte atom at byte
+/// `offset` of `token`'s coarray on `image` (0: this image): at its address when the fast path
+/// applies ([`word`]), else through the engine. The value the atom had, after STAT= 0; `None`
+/// after STAT= took an error (without STAT=, `what` names the statement in the error
+/// termination's message).
+///
+/// # Safety
+/// `token` was created by this runtime; `stat` is null or writable.
+#[inline(always)]
+unsafe fn atomic(
+    token: CafToken,
+    offset: usize,
+    image: c_int,
+    kind: c_int,
+    update: CafResult<Update>,
+    stat: *mut c_int,
+    what: &'static str,
+) -> Option<u64> {
+    let rt = runtime::get();
+    super::accessor::serve_pending(rt);
+    if let Ok(u) = update {
+        // SAFETY: guaranteed by the caller.
+        if let Some(a) = unsafe { word(rt, token, offset, image, kind) } {
+            // SAFETY: an aligned atomic word of a mapped segment (`word`).
+            let v = unsafe {
+                match u {
+                    Update::Op(o, v) => rmw_at(a, kind as usize, o, v),
+                    Update::Cas(c, n) => cas_at(a, kind as usize, c, n),
+                }
+            };
+            // SAFETY: guaranteed by the caller.
+            unsafe { set_ok(stat) };
+            return Some(v);
+        }
+    }
+    general(move || {
+        // SAFETY: guaranteed by the caller.
+        let r = unsafe { target(rt, token, offset, image) }.and_then(|(img, off)| match update? {
+            Update::Op(o, v) => rmw(rt.tp, img, off, kind as usize, o, v),
+            Update::Cas(c, n) => cas(rt.tp, img, off, kind as usize, c, n),
+        });
+        // SAFETY: guaranteed by the caller.
+        unsafe { finish(r, stat, std::ptr::null_mut(), 0, what) }
+    })
 }
 
 /// ATOMIC_DEFINE (Fortran 2018 16.9.23): atomically stores VALUE into ATOM.
@@ -118,26 +161,11 @@ pub unsafe extern "C" fn _gfortran_caf_atomic_define(
     _type: c_int,
     kind: c_int,
 ) {
-    let rt = runtime::get();
-    super::accessor::serve_pending(rt);
-    // SAFETY: forwarded from the caller; VALUE is a readable value of the atom's kind.
-    if let Some(a) = unsafe { word(rt, token, offset, image, kind) } {
-        // SAFETY: an aligned atomic word of a mapped segment (`word`); VALUE as above.
-        unsafe { rmw_at(a, kind as usize, AtomicOp::Swap, read(value, kind)) };
-        // SAFETY: STAT= as gfortran passes it.
-        unsafe { set_ok(stat) };
-        return;
-    }
-    general(move || {
-        // SAFETY: forwarded from the caller.
-        let r = unsafe { target(rt, token, offset, image) }.and_then(|(img, off)| {
-            // SAFETY: VALUE is a readable value of the atom's kind.
-            let v = unsafe { read(value, kind) };
-            rmw(rt.tp, img, off, kind as usize, AtomicOp::Swap, v)
-        });
-        // SAFETY: forwarded from the caller.
-        unsafe { finish(r, stat, std::ptr::null_mut(), 0, "ATOMIC_DEFINE") };
-    });
+    // SAFETY: VALUE is a readable value of the atom's kind (gfortran's guarantee).
+    let v = unsafe { read(value, kind) };
+    let u = Ok(Update::Op(AtomicOp::Swap, v));
+    // SAFETY: forwarded from the caller.
+    unsafe { atomic(token, offset, image, kind, u, stat, "ATOMIC_DEFINE") };
 }
 
 /// ATOMIC_REF (Fortran 2018 16.9.29): atomically reads ATOM into VALUE.
@@ -154,26 +182,12 @@ pub unsafe extern "C" fn _gfortran_caf_atomic_ref(
     _type: c_int,
     kind: c_int,
 ) {
-    let rt = runtime::get();
-    super::accessor::serve_pending(rt);
+    let u = Ok(Update::Op(AtomicOp::Load, 0));
     // SAFETY: forwarded from the caller.
-    if let Some(a) = unsafe { word(rt, token, offset, image, kind) } {
-        // SAFETY: an aligned atomic word of a mapped segment (`word`); VALUE is writable.
-        unsafe { write(value, kind, rmw_at(a, kind as usize, AtomicOp::Load, 0)) };
-        // SAFETY: STAT= as gfortran passes it.
-        unsafe { set_ok(stat) };
-        return;
+    if let Some(v) = unsafe { atomic(token, offset, image, kind, u, stat, "ATOMIC_REF") } {
+        // SAFETY: VALUE is writable, per gfortran.
+        unsafe { write(value, kind, v) };
     }
-    general(move || {
-        // SAFETY: forwarded from the caller.
-        let r = unsafe { target(rt, token, offset, image) }
-            .and_then(|(img, off)| rmw(rt.tp, img, off, kind as usize, AtomicOp::Load, 0));
-        // SAFETY: forwarded from the caller.
-        if let Some(v) = unsafe { finish(r, stat, std::ptr::null_mut(), 0, "ATOMIC_REF") } {
-            // SAFETY: VALUE is writable, per gfortran.
-            unsafe { write(value, kind, v) };
-        }
-    });
 }
 
 /// ATOMIC_CAS (Fortran 2018 16.9.24): if ATOM equals COMPARE, set it to NEW; OLD gets the
@@ -193,33 +207,14 @@ pub unsafe extern "C" fn _gfortran_caf_atomic_cas(
     _type: c_int,
     kind: c_int,
 ) {
-    let rt = runtime::get();
-    super::accessor::serve_pending(rt);
+    // SAFETY: COMPARE and NEW are readable values of the atom's kind (gfortran's guarantee).
+    let (c, n) = unsafe { (read(compare, kind), read(new_val, kind)) };
+    let u = Ok(Update::Cas(c, n));
     // SAFETY: forwarded from the caller.
-    if let Some(a) = unsafe { word(rt, token, offset, image, kind) } {
-        // SAFETY: an aligned atomic word of a mapped segment (`word`); COMPARE and NEW are
-        // readable and OLD writable values of the atom's kind.
-        unsafe {
-            let (c, n) = (read(compare, kind), read(new_val, kind));
-            write(old, kind, cas_at(a, kind as usize, c, n));
-        }
-        // SAFETY: STAT= as gfortran passes it.
-        unsafe { set_ok(stat) };
-        return;
+    if let Some(v) = unsafe { atomic(token, offset, image, kind, u, stat, "ATOMIC_CAS") } {
+        // SAFETY: OLD is writable, per gfortran.
+        unsafe { write(old, kind, v) };
     }
-    general(move || {
-        // SAFETY: forwarded from the caller.
-        let r = unsafe { target(rt, token, offset, image) }.and_then(|(img, off)| {
-            // SAFETY: COMPARE and NEW are readable values of the atom's kind.
-            let (c, n) = unsafe { (read(compare, kind), read(new_val, kind)) };
-            cas(rt.tp, img, off, kind as usize, c, n)
-        });
-        // SAFETY: forwarded from the caller.
-        if let Some(v) = unsafe { finish(r, stat, std::ptr::null_mut(), 0, "ATOMIC_CAS") } {
-            // SAFETY: OLD is writable, per gfortran.
-            unsafe { write(old, kind, v) };
-        }
-    });
 }
 
 /// ATOMIC_ADD/AND/OR/XOR and ATOMIC_FETCH_* (Fortran 2018 16.9.20–16.9.31): atomically
@@ -239,43 +234,12 @@ pub unsafe extern "C" fn _gfortran_caf_atomic_op(
     _type: c_int,
     kind: c_int,
 ) {
-    let rt = runtime::get();
-    super::accessor::serve_pending(rt);
-    let fast = match op {
-        1 => Some(AtomicOp::Add),
-        2 => Some(AtomicOp::And),
-        3 => Some(AtomicOp::Or),
-        4 => Some(AtomicOp::Xor),
-        _ => None,
-    };
-    if let Some(o) = fast {
-        // SAFETY: forwarded from the caller.
-        if let Some(a) = unsafe { word(rt, token, offset, image, kind) } {
-            // SAFETY: an aligned atomic word of a mapped segment (`word`); VALUE is readable.
-            let v = unsafe { rmw_at(a, kind as usize, o, read(value, kind)) };
-            if !old.is_null() {
-                // SAFETY: OLD is writable when present, per gfortran.
-                unsafe { write(old, kind, v) };
-            }
-            // SAFETY: STAT= as gfortran passes it.
-            unsafe { set_ok(stat) };
-            return;
-        }
+    // SAFETY: VALUE is a readable value of the atom's kind (gfortran's guarantee).
+    let u = op_from_code(op).map(|o| Update::Op(o, unsafe { read(value, kind) }));
+    // SAFETY: forwarded from the caller.
+    let found = unsafe { atomic(token, offset, image, kind, u, stat, "atomic operation") };
+    if let (Some(v), false) = (found, old.is_null()) {
+        // SAFETY: OLD is writable when present, per gfortran.
+        unsafe { write(old, kind, v) };
     }
-    general(move || {
-        // SAFETY: forwarded from the caller.
-        let r = unsafe { target(rt, token, offset, image) }.and_then(|(img, off)| {
-            // SAFETY: VALUE is a readable value of the atom's kind.
-            rmw(rt.tp, img, off, kind as usize, op_from_code(op)?, unsafe {
-                read(value, kind)
-            })
-        });
-        // SAFETY: forwarded from the caller.
-        if let Some(v) = unsafe { finish(r, stat, std::ptr::null_mut(), 0, "atomic operation") } {
-            if !old.is_null() {
-                // SAFETY: OLD is writable when present, per gfortran.
-                unsafe { write(old, kind, v) };
-            }
-        }
-    });
 }

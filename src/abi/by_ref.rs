@@ -157,7 +157,7 @@ pub unsafe extern "C" fn _gfortran_caf_send_by_ref(
 }
 
 /// Assignment between two coindexed data references through components,
-/// `c(i)[j]%b(...) = d(k)[l]%e(...)`.
+/// `c(i)[j]%b(...) = d(k)[l]%e(...)` (Fortran 2018 10.2.1.3).
 ///
 /// # Safety
 /// Arguments as gfortran 12 passes them.
@@ -211,15 +211,6 @@ pub unsafe extern "C" fn _gfortran_caf_is_present(
     let rt = runtime::get();
     // SAFETY: forwarded from the caller.
     let r = unsafe { locate(rt, token, image, refs) }.map(|(t, ..)| t.is_some() as c_int);
-    // SAFETY: no stat: an error terminates the program.
-    unsafe {
-        finish(
-            r,
-            std::ptr::null_mut(),
-            std::ptr::null_mut(),
-            0,
-            "ALLOCATED",
-        )
-    }
-    .unwrap_or(0)
+    // No STAT=: an error terminates the program.
+    r.unwrap_or_else(|e| rt.fatal(&e, "ALLOCATED"))
 }

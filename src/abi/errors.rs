@@ -38,6 +38,18 @@ pub fn collective_errmsg(errmsg: ErrMsg, a_len: c_int, len: usize) -> (ErrMsg, c
     }
 }
 
+/// Sets STAT= to 0 (success), if present.
+///
+/// # Safety
+/// `stat` is null or writable.
+#[inline(always)]
+pub unsafe fn set_ok(stat: *mut c_int) {
+    if !stat.is_null() {
+        // SAFETY: guaranteed by the caller.
+        unsafe { *stat = 0 };
+    }
+}
+
 /// Delivers a result: on success sets `*stat = 0` (if present) and returns the value; on error
 /// sets `stat`/`errmsg` if `stat` is present and returns `None`, otherwise ends the program with
 /// `ferrocaf: image N: <error> (<what>)`.
@@ -53,10 +65,8 @@ pub unsafe fn finish<T>(
 ) -> Option<T> {
     match r {
         Ok(v) => {
-            if !stat.is_null() {
-                // SAFETY: guaranteed by the caller.
-                unsafe { *stat = 0 };
-            }
+            // SAFETY: guaranteed by the caller.
+            unsafe { set_ok(stat) };
             Some(v)
         }
         Err(e) if !stat.is_null() => {

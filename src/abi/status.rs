@@ -8,7 +8,8 @@ use super::teams16;
 use crate::runtime;
 use std::ffi::c_int;
 
-/// IMAGE_STATUS(image [, team]): 0, STAT_STOPPED_IMAGE or STAT_FAILED_IMAGE.
+/// IMAGE_STATUS(image [, team]) (Fortran 2018 16.9.98): 0, STAT_STOPPED_IMAGE or
+/// STAT_FAILED_IMAGE.
 ///
 /// # Safety
 /// As gfortran passes them (see [`teams16::team_of_argument`]).
@@ -62,7 +63,8 @@ unsafe fn fill(result: *mut GfcDescriptor, kind: *const c_int, images: &[i64]) {
     }
 }
 
-/// FAILED_IMAGES([team, kind]): the failed images of the team, in increasing order.
+/// FAILED_IMAGES([team, kind]) (Fortran 2018 16.9.77): the failed images of the team, in
+/// increasing order.
 ///
 /// # Safety
 /// As gfortran passes them: a rank-1 result descriptor, optional team and kind.
@@ -82,7 +84,8 @@ pub unsafe extern "C" fn _gfortran_caf_failed_images(
     unsafe { fill(result, kind, &list) };
 }
 
-/// STOPPED_IMAGES([team, kind]): the images of the team that initiated normal termination.
+/// STOPPED_IMAGES([team, kind]) (Fortran 2018 16.9.183): the images of the team that initiated
+/// normal termination.
 ///
 /// # Safety
 /// As for [`_gfortran_caf_failed_images`].

@@ -24,7 +24,8 @@ pub extern "C" fn _gfortran_caf_stop_numeric(code: i32, quiet: bool) {
     runtime::get().stop(code, None, quiet)
 }
 
-/// STOP with a character code, or a bare STOP when `s` is null (exit status 0).
+/// STOP with a character code, or a bare STOP when `s` is null (Fortran 2018 11.4: normal
+/// termination, exit status 0).
 ///
 /// # Safety
 /// `s` is null or points to `len` readable bytes.
@@ -47,7 +48,8 @@ pub extern "C" fn _gfortran_caf_error_stop(code: i32, quiet: bool) {
     runtime::get().error_stop(code, None, quiet)
 }
 
-/// ERROR STOP with a character code, or bare (exit status 1).
+/// ERROR STOP with a character code, or bare (Fortran 2018 11.4: error termination of all
+/// images, exit status 1).
 ///
 /// # Safety
 /// `s` is null or points to `len` readable bytes.

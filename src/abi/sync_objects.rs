@@ -1,6 +1,6 @@
 //! LOCK/UNLOCK (and CRITICAL, which gfortran lowers to them) and EVENT POST/WAIT/EVENT_QUERY.
 
-use super::errors::finish;
+use super::errors::{finish, set_ok};
 use super::generation::{self, Generation};
 use super::near::address;
 use super::{token, CafToken, ErrMsg};
@@ -68,9 +68,7 @@ pub unsafe extern "C" fn _gfortran_caf_lock(
     if slot.is_some_and(|a| unsafe { lock::try_lock_at(a, rt.me) }) {
         // SAFETY: STAT= and ACQUIRED_LOCK= as gfortran passes them.
         unsafe {
-            if !stat.is_null() {
-                *stat = 0;
-            }
+            set_ok(stat);
             if !acquired.is_null() {
                 *acquired = 1;
             }
@@ -111,10 +109,8 @@ pub unsafe extern "C" fn _gfortran_caf_unlock(
     let slot = unsafe { address(rt, tok, index * lock::SLOT, image) };
     // SAFETY: the slot's address in a mapped segment while no image has terminated.
     if slot.is_some_and(|a| unsafe { lock::unlock_at(a, rt.me) }) {
-        if !stat.is_null() {
-            // SAFETY: STAT= as gfortran passes it.
-            unsafe { *stat = 0 };
-        }
+        // SAFETY: STAT= as gfortran passes it.
+        unsafe { set_ok(stat) };
         return;
     }
     // SAFETY: forwarded from the caller.

@@ -69,8 +69,7 @@ unsafe fn deliver<T>(
         // SAFETY: guaranteed by the caller.
         unsafe { finish(r, stat, errmsg, len, what) }
     } else {
-        // SAFETY: a null stat never dereferences anything.
-        unsafe { finish(r, std::ptr::null_mut(), std::ptr::null_mut(), 0, what) }
+        Some(r.unwrap_or_else(|e| crate::runtime::get().fatal(&e, what)))
     }
 }
 

@@ -99,6 +99,55 @@ pub(super) unsafe fn local(d: *const GfcDescriptor, kind: c_int) -> Side {
     }
 }
 
+/// One coindexed access between the section `far` (with `far_vector`, kind `far_kind`) at
+/// byte `offset` of the coarray of `token` on team image `image` and the local section `near`
+/// (kind `near_kind`): a read into `near` if `read`, else a write from it. The fast path is
+/// tried first, the general one (copy plan, conversion, broadcast) if it declines.
+///
+/// # Safety
+/// Arguments as gfortran 12 passes them to `_gfortran_caf_get`/`_gfortran_caf_send`.
+#[inline(always)] // each entry point keeps its own copy, as when the code was written out twice
+#[allow(clippy::too_many_arguments)] // one per gfortran argument describing the two sides
+unsafe fn access(
+    token: CafToken,
+    offset: usize,
+    image: c_int,
+    far: *const GfcDescriptor,
+    far_vector: *const CafVector,
+    far_kind: c_int,
+    near: *const GfcDescriptor,
+    near_kind: c_int,
+    read: bool,
+    may_require_tmp: bool,
+    stat: *mut c_int,
+) {
+    let rt = runtime::get();
+    // SAFETY: forwarded from the caller.
+    let fast = unsafe {
+        super::transfer_fast::access(
+            rt, token, offset, image, far, far_vector, far_kind, near, near_kind, read,
+        )
+    };
+    let r = fast.unwrap_or_else(|| {
+        // SAFETY: forwarded from the caller.
+        let n = unsafe { local(near, near_kind) };
+        let empty = n.layout.count() == 0;
+        // SAFETY: forwarded from the caller.
+        let f = unsafe { remote(rt, token, offset, image, far, far_vector, far_kind, empty) }?;
+        let (d, s) = if read { (&n, &f) } else { (&f, &n) };
+        transfer(rt.tp, d, s, may_require_tmp)?;
+        rt.stats.access(read, bytes(&f));
+        rt.after_access(&f, read)
+    });
+    let what = if read {
+        "coindexed read"
+    } else {
+        "coindexed write"
+    };
+    // SAFETY: forwarded from the caller.
+    unsafe { finish(r, stat, std::ptr::null_mut(), 0, what) };
+}
+
 /// A coindexed object on the right-hand side, `y = x(...)[j]` (Fortran 2018 9.6: the value of
 /// image j's coarray, converted to the kind of `y`).
 ///
@@ -117,41 +166,22 @@ pub unsafe extern "C" fn _gfortran_caf_get(
     may_require_tmp: bool,
     stat: *mut c_int,
 ) {
-    let rt = runtime::get();
     // SAFETY: forwarded from the caller.
-    let fast = unsafe {
-        super::transfer_fast::access(
-            rt, token, offset, image, src, src_vector, src_kind, dst, dst_kind, true,
+    unsafe {
+        access(
+            token,
+            offset,
+            image,
+            src,
+            src_vector,
+            src_kind,
+            dst,
+            dst_kind,
+            true,
+            may_require_tmp,
+            stat,
         )
-    };
-    match fast {
-        Some(Ok(())) => {
-            if !stat.is_null() {
-                // SAFETY: a writable STAT= (caller's guarantee).
-                unsafe { *stat = 0 };
-            }
-            return;
-        }
-        Some(r) => {
-            // SAFETY: forwarded from the caller.
-            unsafe { finish(r, stat, std::ptr::null_mut(), 0, "coindexed read") };
-            return;
-        }
-        None => {}
     }
-    // SAFETY: forwarded from the caller.
-    let d = unsafe { local(dst, dst_kind) };
-    let empty = d.layout.count() == 0;
-    // SAFETY: forwarded from the caller.
-    let r = unsafe { remote(rt, token, offset, image, src, src_vector, src_kind, empty) }.and_then(
-        |s| {
-            transfer(rt.tp, &d, &s, may_require_tmp)?;
-            rt.stats.access(true, bytes(&s));
-            rt.after_access(&s, true)
-        },
-    );
-    // SAFETY: forwarded from the caller.
-    unsafe { finish(r, stat, std::ptr::null_mut(), 0, "coindexed read") };
 }
 
 /// Assignment to a coindexed object, `x(...)[j] = y` (Fortran 2018 10.2.1.3, converting `y` to
@@ -173,44 +203,26 @@ pub unsafe extern "C" fn _gfortran_caf_send(
     stat: *mut c_int,
     _team: *const c_void,
 ) {
-    let rt = runtime::get();
     // SAFETY: forwarded from the caller.
-    let fast = unsafe {
-        super::transfer_fast::access(
-            rt, token, offset, image, dst, dst_vector, dst_kind, src, src_kind, false,
+    unsafe {
+        access(
+            token,
+            offset,
+            image,
+            dst,
+            dst_vector,
+            dst_kind,
+            src,
+            src_kind,
+            false,
+            may_require_tmp,
+            stat,
         )
-    };
-    match fast {
-        Some(Ok(())) => {
-            if !stat.is_null() {
-                // SAFETY: a writable STAT= (caller's guarantee).
-                unsafe { *stat = 0 };
-            }
-            return;
-        }
-        Some(r) => {
-            // SAFETY: forwarded from the caller.
-            unsafe { finish(r, stat, std::ptr::null_mut(), 0, "coindexed write") };
-            return;
-        }
-        None => {}
     }
-    // SAFETY: forwarded from the caller.
-    let s = unsafe { local(src, src_kind) };
-    let empty = s.layout.count() == 0;
-    // SAFETY: forwarded from the caller.
-    let r = unsafe { remote(rt, token, offset, image, dst, dst_vector, dst_kind, empty) }.and_then(
-        |d| {
-            transfer(rt.tp, &d, &s, may_require_tmp)?;
-            rt.stats.access(false, bytes(&d));
-            rt.after_access(&d, false)
-        },
-    );
-    // SAFETY: forwarded from the caller.
-    unsafe { finish(r, stat, std::ptr::null_mut(), 0, "coindexed write") };
 }
 
-/// Assignment between two coindexed objects, `x(...)[i] = y(...)[j]`.
+/// Assignment between two coindexed objects, `x(...)[i] = y(...)[j]` (Fortran 2018 10.2.1.3,
+/// converting to the kind of `x`).
 ///
 /// # Safety
 /// Arguments as gfortran 12 passes them.

@@ -177,6 +177,7 @@ pub(crate) mod testing {
     /// The REAL and COMPLEX kinds.
     pub(crate) const REAL_KINDS: [u8; 4] = [4, 8, 10, 16];
 
+    /// The type of `class` and `kind` as the runtime describes it (REAL(10) in 16 bytes).
     pub(crate) fn ty(class: Class, kind: u8) -> Ty {
         let real = if kind == 10 { 16 } else { kind as usize };
         let size = match class {
@@ -187,6 +188,7 @@ pub(crate) mod testing {
         Ty::new(class, kind, size)
     }
 
+    /// `src` (of type `from`) converted to `to`.
     pub(crate) fn conv(to: Ty, from: Ty, src: &[u8]) -> Vec<u8> {
         let n = src.len() / from.size;
         let mut dst = vec![0xA5; n * to.size];
@@ -194,12 +196,14 @@ pub(crate) mod testing {
         dst
     }
 
+    /// `v` as integers of `kind` bytes.
     pub(crate) fn ints(kind: u8, v: &[i128]) -> Vec<u8> {
         v.iter()
             .flat_map(|x| x.to_le_bytes()[..kind as usize].to_vec())
             .collect()
     }
 
+    /// The integers of `kind` bytes in `b`.
     pub(crate) fn read_ints(kind: u8, b: &[u8]) -> Vec<i128> {
         let i16 = ty(Class::Integer, 16);
         let wide = conv(i16, ty(Class::Integer, kind), b);
@@ -208,11 +212,13 @@ pub(crate) mod testing {
             .collect()
     }
 
+    /// `v` as `class` values of `kind`.
     pub(crate) fn reals(class: Class, kind: u8, v: &[f64]) -> Vec<u8> {
         let src: Vec<u8> = v.iter().flat_map(|x| x.to_le_bytes()).collect();
         conv(ty(class, kind), ty(class, 8), &src)
     }
 
+    /// The `class` values of `kind` in `b`, as `f64`.
     pub(crate) fn read_f64(class: Class, kind: u8, b: &[u8]) -> Vec<f64> {
         let out = conv(ty(Class::Real, 8), ty(class, kind), b);
         out.chunks(8)

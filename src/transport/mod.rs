@@ -9,6 +9,8 @@ pub mod doorbell;
 pub mod fabric;
 #[cfg(feature = "mpi")]
 pub mod mpi;
+#[cfg(any(feature = "mpi", feature = "fabric"))]
+mod one_sided;
 pub mod owner;
 pub mod plan;
 mod plan_run;
@@ -20,6 +22,10 @@ pub mod wire;
 
 pub use plan::{CopyPlan, Dim, Dims, Layout};
 pub use ring::{Full, Notification};
+
+/// Offset of an image's bell word ([`control::Header::bell`]), which [`Transport::alert`] moves
+/// where rings do not wake.
+const BELL: usize = control::HEADER + std::mem::offset_of!(control::Header, bell);
 
 /// One end of a data movement: memory of this process, or an offset in some image's segment.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -176,7 +182,11 @@ pub trait Transport: Send + Sync {
     /// rings wake; a transport that cannot wake moves `image`'s bell word, which those waits
     /// watch.
     fn alert(&self, image: usize) {
-        self.ring(image);
+        if self.can_wake() {
+            self.ring(image);
+        } else {
+            self.fetch_op(image, BELL, 4, AtomicOp::Add, 1);
+        }
     }
 
     /// Capability: [`Transport::ring`] really wakes a sleeping image. When false, waits poll

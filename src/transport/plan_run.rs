@@ -38,6 +38,9 @@ impl CopyPlan {
     }
 
     /// Broadcasts the single element at `src` (plus its offset) to every destination element.
+    ///
+    /// # Safety
+    /// As for [`CopyPlan::run`].
     unsafe fn broadcast(&self, dst: usize, src: usize) {
         let from = src.wrapping_add(Walker::new(&self.src).offset as usize);
         let mut d = Walker::new(&self.dst);
@@ -51,6 +54,9 @@ impl CopyPlan {
 
     /// Walks both sides element by element, moving each run that is contiguous on both sides
     /// with one copy (at least one side is a gather/scatter list).
+    ///
+    /// # Safety
+    /// As for [`CopyPlan::run`].
     unsafe fn gather_scatter(&self, dst: usize, src: usize) {
         let e = self.elem as isize;
         let (mut d, mut s) = (Walker::new(&self.dst), Walker::new(&self.src));
@@ -72,6 +78,9 @@ impl CopyPlan {
     /// Walks two strided sides in element order, copying the longest runs contiguous on both.
     /// When both innermost dimensions have the same extent, copies row by row instead, each row
     /// in one tight loop specialised for the element size.
+    ///
+    /// # Safety
+    /// As for [`CopyPlan::run`], with `dd` and `sd` the dimensions of the two sides.
     unsafe fn walk(&self, dd: &[Dim], sd: &[Dim], dst: usize, src: usize) {
         if let (Some(d0), Some(s0)) = (dd.first(), sd.first()) {
             if d0.extent == s0.extent {
@@ -105,6 +114,9 @@ impl CopyPlan {
 
 impl CopyPlan {
     /// Row-wise copy of two strided sides whose innermost extents are equal.
+    ///
+    /// # Safety
+    /// As for [`CopyPlan::walk`].
     unsafe fn rows(&self, dd: &[Dim], sd: &[Dim], dst: usize, src: usize) {
         let (n, ds, ss) = (dd[0].extent, dd[0].stride, sd[0].stride);
         let (douter, souter) = (&dd[1..], &sd[1..]);
@@ -172,6 +184,9 @@ unsafe fn flush(dst: usize, doff: isize, src: usize, soff: isize, bytes: usize) 
 }
 
 /// Copies `n` bytes with a fixed-size move for the common element sizes.
+///
+/// # Safety
+/// `n` bytes at `src` are readable and at `dst` writable.
 #[inline(always)]
 unsafe fn copy_elem(dst: usize, src: usize, n: usize) {
     // SAFETY: the caller guarantees `n` readable bytes at `src` and writable bytes at `dst`;

@@ -34,6 +34,18 @@ fn place(rt: &Runtime, token: CafToken, image: c_int) -> Option<(usize, usize, &
     Some((j, lo, t))
 }
 
+/// Ends an access the fast path made: STAT= 0 (if present), and `bytes` counted as read
+/// (`read`) or written.
+///
+/// # Safety
+/// `stat` is null or writable.
+#[inline(always)]
+pub(super) unsafe fn done(rt: &Runtime, stat: *mut c_int, read: bool, bytes: usize) {
+    // SAFETY: guaranteed by the caller.
+    unsafe { crate::abi::errors::set_ok(stat) };
+    rt.stats.access(read, bytes as u64);
+}
+
 /// Runs receiver `index` for image `image` of the current team from the value at `src`; the
 /// bytes of the destination coarray (for statistics), or `None` (nothing done) when the access
 /// needs the general path.

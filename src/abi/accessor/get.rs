@@ -1,10 +1,9 @@
 //! `_gfortran_caf_get_from_remote`: a coindexed reference on the right-hand side, run by its
 //! getter in this process against the target's memory.
 
-use super::guard::{call, inside};
-use super::table::function;
+use super::guard::{call_at, inside};
+use super::table::getter;
 use super::target::{resolve, Origin, Target};
-use super::Getter;
 use crate::abi::descriptor::GfcDescriptor;
 use crate::abi::errors::finish;
 use crate::abi::teams::CafTeam;
@@ -43,7 +42,7 @@ impl Dst {
     }
 }
 
-/// Calls getter `f` (index `index`) for the object at `target` into `dst`, with `src_desc`'s
+/// Calls getter `index` for the object at `target` into `dst`, with `src_desc`'s
 /// base address swapped for the target's copy during the call (the object's address itself
 /// when there is no descriptor) and restored after; on the owner when the target is away
 /// (`away.rs`). The getter's `free_buffer` flag.
@@ -54,7 +53,6 @@ impl Dst {
 #[allow(clippy::too_many_arguments)] // one per getter argument
 pub(super) unsafe fn run_getter(
     rt: &Runtime,
-    f: Getter,
     index: c_int,
     target: &Target,
     src_desc: *mut GfcDescriptor,
@@ -63,6 +61,7 @@ pub(super) unsafe fn run_getter(
     dst_charlen: *mut usize,
     src_charlen: *const usize,
 ) -> CafResult<i32> {
+    let f = getter(index)?;
     if target.away {
         // SAFETY: forwarded from the caller.
         return unsafe {
@@ -79,18 +78,7 @@ pub(super) unsafe fn run_getter(
         };
     }
     let mut free_buffer = 0i32;
-    let (src, old_src) = if src_desc.is_null() {
-        (target.addr as *mut c_void, std::ptr::null_mut())
-    } else {
-        // SAFETY: a valid descriptor (caller's guarantee); its base address is swapped for the
-        // target's copy during the call and restored after.
-        unsafe {
-            let old = (*src_desc).base_addr;
-            (*src_desc).base_addr = target.addr as *mut c_void;
-            (src_desc.cast::<c_void>(), old)
-        }
-    };
-    call(target.image, || {
+    let run = |src: *mut c_void| {
         // SAFETY: the getter's own convention; every pointer is live for the call.
         unsafe {
             f(
@@ -105,19 +93,20 @@ pub(super) unsafe fn run_getter(
                 src_charlen,
             )
         }
-    });
-    if !src_desc.is_null() {
-        // SAFETY: restores the caller's descriptor.
-        unsafe { (*src_desc).base_addr = old_src };
-    }
+    };
+    // SAFETY: `src_desc` is null or valid (caller's guarantee).
+    unsafe { call_at(target.image, src_desc, target.addr, run) };
     Ok(free_buffer)
 }
 
 /// Runs getter `index` on image `image`'s object of `token` into `dst` (the destination
-/// descriptor or the address of the result pointer).
+/// descriptor or the address of the result pointer): `_gfortran_caf_get_from_remote` through
+/// the general path (kept out of the entry point, so that the fast path's call stays small).
 ///
 /// # Safety
 /// Arguments as gfortran passes them to `_gfortran_caf_get_from_remote`.
+#[cold]
+#[inline(never)]
 #[allow(clippy::too_many_arguments)] // one per gfortran argument
 unsafe fn get(
     rt: &Runtime,
@@ -136,8 +125,6 @@ unsafe fn get(
     team: *const CafTeam,
     team_number: *const c_int,
 ) -> CafResult<()> {
-    // SAFETY: the table holds the functions gfortran registered; this index names a getter.
-    let f: Getter = unsafe { std::mem::transmute::<usize, Getter>(function(index)?) };
     // SAFETY: forwarded from the caller.
     let target = unsafe { resolve(rt, token, image, team, team_number) }?;
     let dst = if dst_desc.is_null() {
@@ -162,7 +149,6 @@ unsafe fn get(
     let free_buffer = unsafe {
         run_getter(
             rt,
-            f,
             index,
             &target,
             src_desc,
@@ -256,62 +242,10 @@ pub unsafe extern "C" fn _gfortran_caf_get_from_remote(
             )
         }
     {
-        if !stat.is_null() {
-            // SAFETY: a writable stat (caller's guarantee).
-            unsafe { *stat = 0 };
-        }
-        rt.stats.access(true, dst_size as u64);
+        // SAFETY: stat as gfortran passes it.
+        unsafe { super::fast::done(rt, stat, true, dst_size) };
         return;
     }
-    // SAFETY: forwarded from the caller.
-    unsafe {
-        get_in_general(
-            rt,
-            token,
-            opt_src_desc,
-            opt_src_charlen,
-            image_index,
-            dst_size,
-            dst_data,
-            opt_dst_charlen,
-            opt_dst_desc,
-            may_realloc_dst,
-            getter_index,
-            add_data,
-            add_data_size,
-            stat,
-            team,
-            team_number,
-        )
-    }
-}
-
-/// `_gfortran_caf_get_from_remote` through the general path (kept out of the entry point, so
-/// that the fast path's call stays small).
-///
-/// # Safety
-/// Arguments as gfortran 15+ passes them.
-#[cold]
-#[inline(never)]
-#[allow(clippy::too_many_arguments)] // one per gfortran argument
-unsafe fn get_in_general(
-    rt: &Runtime,
-    token: CafToken,
-    opt_src_desc: *mut GfcDescriptor,
-    opt_src_charlen: *const usize,
-    image_index: c_int,
-    dst_size: usize,
-    dst_data: *mut *mut c_void,
-    opt_dst_charlen: *mut usize,
-    opt_dst_desc: *mut GfcDescriptor,
-    may_realloc_dst: bool,
-    getter_index: c_int,
-    add_data: *mut c_void,
-    add_data_size: usize,
-    stat: *mut c_int,
-    team: *const CafTeam,
-    team_number: *const c_int,
-) {
     // SAFETY: forwarded from the caller.
     let r = unsafe {
         get(

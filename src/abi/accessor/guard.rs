@@ -6,6 +6,7 @@
 //! fault while an accessor runs ends the program with one line instead of a segfault ([`call`]).
 //! An address that happens to be mapped in this process as well cannot be caught.
 
+use crate::abi::descriptor::GfcDescriptor;
 use crate::runtime::Runtime;
 use std::ffi::{c_int, c_void};
 use std::fmt::Write;
@@ -148,4 +149,26 @@ pub(super) fn call<R>(target: usize, f: impl FnOnce() -> R) -> R {
     // SAFETY: as above.
     unsafe { ferrocaf_accessor_leave(was) };
     r
+}
+
+/// [`call`]s `f` with the accessor's object argument: the object's address `base` when `desc`
+/// is null, else `desc` with its base address swapped for `base` during the call and restored
+/// after.
+///
+/// # Safety
+/// `desc` is null or a valid, writable descriptor.
+pub(super) unsafe fn call_at(
+    target: usize,
+    desc: *mut GfcDescriptor,
+    base: usize,
+    f: impl FnOnce(*mut c_void),
+) {
+    if desc.is_null() {
+        return call(target, || f(base as *mut c_void));
+    }
+    // SAFETY: a valid descriptor (caller's guarantee), restored below.
+    let old = unsafe { std::mem::replace(&mut (*desc).base_addr, base as *mut c_void) };
+    call(target, || f(desc.cast()));
+    // SAFETY: as above.
+    unsafe { (*desc).base_addr = old };
 }

@@ -1,12 +1,11 @@
 //! `_gfortran_caf_is_present_on_remote`: ALLOCATED() of a component of a coindexed object.
 
 use super::guard::call;
-use super::table::function;
+use super::table::presence;
 use super::target::{resolve, Origin};
 use super::wire::{desc_bytes, desc_from};
 use super::Present;
 use crate::abi::descriptor::GfcDescriptor;
-use crate::abi::errors::finish;
 use crate::abi::generation::{current, Generation};
 use crate::abi::CafToken;
 use crate::error::CafResult;
@@ -26,9 +25,7 @@ unsafe fn present(
     add_data: *mut c_void,
     add_data_size: usize,
 ) -> CafResult<i32> {
-    // SAFETY: the table holds the functions gfortran registered; this index names a presence
-    // accessor.
-    let f: Present = unsafe { std::mem::transmute::<usize, Present>(function(index)?) };
+    let f = presence(index)?;
     // SAFETY: forwarded from the caller.
     let target = unsafe { resolve(rt, token, image, std::ptr::null(), std::ptr::null()) }?;
     let origin = Origin::here(rt, add_data, add_data_size);
@@ -112,15 +109,6 @@ pub unsafe extern "C" fn _gfortran_caf_is_present_on_remote(
             add_data_size,
         )
     };
-    // SAFETY: no stat: an error terminates the program.
-    unsafe {
-        finish(
-            r,
-            std::ptr::null_mut(),
-            std::ptr::null_mut(),
-            0,
-            "ALLOCATED",
-        )
-    }
-    .unwrap_or(0)
+    // No STAT=: an error terminates the program.
+    r.unwrap_or_else(|e| rt.fatal(&e, "ALLOCATED"))
 }

@@ -2,8 +2,8 @@
 //! this process against the target's memory.
 
 use super::attach::put;
-use super::guard::call;
-use super::table::function;
+use super::guard::call_at;
+use super::table::receiver;
 use super::target::{resolve, Origin, Target};
 use super::Receiver;
 use crate::abi::descriptor::{GfcDescriptor, GfcDim};
@@ -90,56 +90,64 @@ pub(super) fn packed(d: &GfcDescriptor) -> (Vec<u8>, Box<GfcDescriptor>) {
     (bytes, copy)
 }
 
-/// Calls receiver `f` on image `image`'s object at `base` (or through `dst_desc`, its base address swapped
-/// for `base` during the call).
+/// Calls receiver `f` for `origin` on the object at `target` (through `dst_desc` when not null,
+/// its base address swapped for the object's during the call) and posts the events attached to
+/// what it wrote (`writes`: the receiver is known to write some byte of the object).
 ///
 /// # Safety
-/// `f` is a receiver; `base` holds the object it expects; the other pointers as gfortran
+/// `f` is a receiver; `target` holds the object it expects; the other pointers as gfortran
 /// passes them.
 #[allow(clippy::too_many_arguments)] // the receiver's own arguments
 pub(super) unsafe fn receive(
+    rt: &Runtime,
     f: Receiver,
-    image: usize,
-    add_data: *mut c_void,
-    caller: c_int,
-    base: usize,
+    target: &Target,
+    origin: &Origin,
     dst_desc: *mut GfcDescriptor,
     src: *const c_void,
-    cb: CafToken,
     dst_charlen: *const usize,
     src_charlen: *const usize,
-) {
-    let (dst, old) = if dst_desc.is_null() {
-        (base as *mut c_void, std::ptr::null_mut())
-    } else {
-        // SAFETY: a valid descriptor (caller's guarantee), restored below.
+    writes: bool,
+) -> CafResult<()> {
+    let write = |dst: *mut c_void| {
+        // SAFETY: the receiver's own convention; every pointer is live for the call; `dst` is
+        // the target's object or a shadow of it.
         unsafe {
-            let old = (*dst_desc).base_addr;
-            (*dst_desc).base_addr = base as *mut c_void;
-            (dst_desc.cast::<c_void>(), old)
+            f(
+                origin.add_data,
+                &origin.image,
+                dst,
+                src,
+                origin.token(),
+                0,
+                dst_charlen,
+                src_charlen,
+            )
         }
     };
-    call(image, || {
-        // SAFETY: the receiver's own convention; every pointer is live for the call.
-        unsafe { f(add_data, &caller, dst, src, cb, 0, dst_charlen, src_charlen) }
-    });
-    if !dst_desc.is_null() {
-        // SAFETY: restores the caller's descriptor.
-        unsafe { (*dst_desc).base_addr = old };
-    }
+    // SAFETY: `dst_desc` is null or valid (caller's guarantee).
+    let run = |base: usize| unsafe { call_at(target.image, dst_desc, base, write) };
+    put(rt, target, writes, &run)
 }
 
-/// Runs receiver `index` into `target` from `src` (`src_size` bytes per character, or of the
-/// value) or `src_desc`, staging a source that overlaps the destination object on this image,
-/// and posts the events attached to what it wrote; on the owner when the target is away
-/// (`away.rs`).
+/// Runs receiver `index` into image `image`'s object of `token` (relative to TEAM= or
+/// TEAM_NUMBER= when given) from `src` (`src_size` bytes per character, or of the value) or
+/// `src_desc`, staging a source that overlaps the destination object on this image, and posts
+/// the events attached to what it wrote; on the owner when the target is away (`away.rs`):
+/// `_gfortran_caf_send_to_remote` through the general path (kept out of the entry point, so
+/// that the fast path's call stays small), and the second half of a transfer between remotes.
 ///
 /// # Safety
 /// Arguments as gfortran passes them to `_gfortran_caf_send_to_remote`.
+#[cold]
+#[inline(never)]
 #[allow(clippy::too_many_arguments)] // one per gfortran argument
-pub(super) unsafe fn send_into(
+pub(super) unsafe fn send(
     rt: &Runtime,
-    target: &Target,
+    token: CafToken,
+    image: c_int,
+    team: *const CafTeam,
+    team_number: *const c_int,
     dst_desc: *mut GfcDescriptor,
     dst_charlen: *const usize,
     src: *const c_void,
@@ -150,8 +158,9 @@ pub(super) unsafe fn send_into(
     add_data: *mut c_void,
     add_data_size: usize,
 ) -> CafResult<()> {
-    // SAFETY: the table holds the functions gfortran registered; this index names a receiver.
-    let f: Receiver = unsafe { std::mem::transmute::<usize, Receiver>(function(index)?) };
+    // SAFETY: forwarded from the caller.
+    let target = unsafe { resolve(rt, token, image, team, team_number) }?;
+    let f = receiver(index)?;
     let origin = Origin::here(rt, add_data, add_data_size);
     let size = target.token.map_or(0, |t| t.size);
     if target.away {
@@ -160,7 +169,7 @@ pub(super) unsafe fn send_into(
             super::away::send(
                 rt,
                 index,
-                target,
+                &target,
                 dst_desc,
                 dst_charlen,
                 src,
@@ -192,24 +201,20 @@ pub(super) unsafe fn send_into(
             None => src_desc.cast(),
         }
     };
-    let run = |base: usize| {
-        // SAFETY: forwarded from the caller; `base` is the target's object or a shadow of it.
-        unsafe {
-            receive(
-                f,
-                target.image,
-                origin.add_data,
-                origin.image,
-                base,
-                dst_desc,
-                src,
-                origin.token(),
-                dst_charlen,
-                src_charlen,
-            )
-        }
-    };
-    put(rt, target, writes, &run)?;
+    // SAFETY: forwarded from the caller; `src` is the caller's source or its staged copy.
+    unsafe {
+        receive(
+            rt,
+            f,
+            &target,
+            &origin,
+            dst_desc,
+            src,
+            dst_charlen,
+            src_charlen,
+            writes,
+        )
+    }?;
     drop(staged);
     rt.stats.access(false, size as u64);
     Ok(())
@@ -258,21 +263,20 @@ pub unsafe extern "C" fn _gfortran_caf_send_to_remote(
         })
         .flatten();
     if let Some(bytes) = done {
-        if !stat.is_null() {
-            // SAFETY: a writable stat (caller's guarantee).
-            unsafe { *stat = 0 };
-        }
-        rt.stats.access(false, bytes as u64);
+        // SAFETY: stat as gfortran passes it.
+        unsafe { super::fast::done(rt, stat, false, bytes) };
         return;
     }
     // SAFETY: forwarded from the caller.
-    unsafe {
-        send_in_general(
+    let r = unsafe {
+        send(
             rt,
             token,
+            image_index,
+            team,
+            team_number,
             opt_dst_desc,
             opt_dst_charlen,
-            image_index,
             src_data,
             src_size,
             opt_src_charlen,
@@ -280,57 +284,8 @@ pub unsafe extern "C" fn _gfortran_caf_send_to_remote(
             accessor_index,
             add_data,
             add_data_size,
-            stat,
-            team,
-            team_number,
         )
-    }
-}
-
-/// `_gfortran_caf_send_to_remote` through the general path (kept out of the entry point, so
-/// that the fast path's call stays small).
-///
-/// # Safety
-/// Arguments as gfortran 15+ passes them.
-#[cold]
-#[inline(never)]
-#[allow(clippy::too_many_arguments)] // one per gfortran argument
-unsafe fn send_in_general(
-    rt: &Runtime,
-    token: CafToken,
-    opt_dst_desc: *mut GfcDescriptor,
-    opt_dst_charlen: *const usize,
-    image_index: c_int,
-    src_data: *const c_void,
-    src_size: usize,
-    opt_src_charlen: *const usize,
-    opt_src_desc: *const GfcDescriptor,
-    accessor_index: c_int,
-    add_data: *mut c_void,
-    add_data_size: usize,
-    stat: *mut c_int,
-    team: *const CafTeam,
-    team_number: *const c_int,
-) {
-    // SAFETY: forwarded from the caller.
-    let r = unsafe { resolve(rt, token, image_index, team, team_number) }.and_then(|target| {
-        // SAFETY: forwarded from the caller.
-        unsafe {
-            send_into(
-                rt,
-                &target,
-                opt_dst_desc,
-                opt_dst_charlen,
-                src_data,
-                src_size,
-                opt_src_charlen,
-                opt_src_desc,
-                accessor_index,
-                add_data,
-                add_data_size,
-            )
-        }
-    });
+    };
     // SAFETY: stat as gfortran passes it.
     unsafe { finish(r, stat, std::ptr::null_mut(), 0, "coindexed write") };
 }

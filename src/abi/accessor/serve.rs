@@ -8,10 +8,9 @@ use super::get::{bytes_of, run_getter, Dst};
 use super::guard::inside;
 use super::present::run_present;
 use super::send::receive;
-use super::table::function;
+use super::table::{presence, receiver};
 use super::target::{Object, Origin, Target};
 use super::wire::{aligned, desc_bytes, desc_from, Kind, Request, Writer};
-use super::{Getter, Present, Receiver};
 use crate::error::{CafError, CafResult};
 use crate::runtime::{self, Runtime};
 use std::ffi::c_void;
@@ -48,7 +47,6 @@ fn length(v: &mut Option<usize>) -> *mut usize {
 /// `q` was built by `away.rs` in this executable: its index, base and descriptors are what
 /// the accessor expects.
 unsafe fn run(rt: &Runtime, source: usize, q: &Request) -> CafResult<Vec<u8>> {
-    let f = function(q.index)?;
     let (addr, token) = match q.size {
         Some(size) => {
             let addr = rt
@@ -81,15 +79,11 @@ unsafe fn run(rt: &Runtime, source: usize, q: &Request) -> CafResult<Vec<u8>> {
     let (src_len, dst_len) = (length(&mut src_charlen), length(&mut dst_charlen));
     match q.kind {
         Kind::Get => {
-            // SAFETY: the table holds the functions gfortran registered; this index names a
-            // getter (the caller's call site says so).
-            let f = unsafe { std::mem::transmute::<usize, Getter>(f) };
             // SAFETY: forwarded from the caller.
-            unsafe { get(rt, f, q, &target, &origin, src_len, dst_len) }
+            unsafe { get(rt, q, &target, &origin, src_len, dst_len) }
         }
         Kind::Send => {
-            // SAFETY: as above, a receiver.
-            let f = unsafe { std::mem::transmute::<usize, Receiver>(f) };
+            let f = receiver(q.index)?;
             let mut data = aligned(q.data);
             let mut src_desc = desc_from(q.other_desc);
             src_desc.base_addr = data.as_mut_ptr().cast();
@@ -104,31 +98,18 @@ unsafe fn run(rt: &Runtime, source: usize, q: &Request) -> CafResult<Vec<u8>> {
             } else {
                 &mut *dst_desc as *mut crate::abi::descriptor::GfcDescriptor
             };
-            let run = |base: usize| {
-                // SAFETY: forwarded from the caller; `base` is the object or a shadow of it.
-                unsafe {
-                    receive(
-                        f,
-                        rt.me,
-                        origin.add_data,
-                        origin.image,
-                        base,
-                        dst_desc,
-                        src,
-                        origin.token(),
-                        dst_len,
-                        src_len,
-                    )
-                }
-            };
             // An array source with elements: the destination conforms, so the receiver writes.
             let writes = !q.other_desc.is_empty() && src_desc.count() > 0;
-            super::attach::put(rt, &target, writes, &run)?;
+            // SAFETY: forwarded from the caller; the object is at `target.addr` here.
+            unsafe {
+                receive(
+                    rt, f, &target, &origin, dst_desc, src, dst_len, src_len, writes,
+                )
+            }?;
             Ok(Vec::new())
         }
         Kind::Present => {
-            // SAFETY: as above, a presence accessor.
-            let f = unsafe { std::mem::transmute::<usize, Present>(f) };
+            let f = presence(q.index)?;
             // SAFETY: the object is at `addr` in this process.
             let r = unsafe { run_present(f, rt.me, addr, q.base_desc, &origin) };
             Ok(Writer::default().word(r as u32 as u64).done())
@@ -136,7 +117,7 @@ unsafe fn run(rt: &Runtime, source: usize, q: &Request) -> CafResult<Vec<u8>> {
     }
 }
 
-/// Runs getter `f` for `q`: the reply body is the getter's `free_buffer` flag, the
+/// Runs the getter `q` names: the reply body is the getter's `free_buffer` flag, the
 /// destination's character length, the destination descriptor after the call (empty for a
 /// scalar) and the result's bytes.
 ///
@@ -144,7 +125,6 @@ unsafe fn run(rt: &Runtime, source: usize, q: &Request) -> CafResult<Vec<u8>> {
 /// As for [`run`].
 unsafe fn get(
     rt: &Runtime,
-    f: Getter,
     q: &Request,
     target: &Target,
     origin: &Origin,
@@ -172,7 +152,6 @@ unsafe fn get(
         unsafe {
             run_getter(
                 rt,
-                f,
                 q.index,
                 target,
                 src_desc,
@@ -209,7 +188,6 @@ unsafe fn get(
     let free_buffer = unsafe {
         run_getter(
             rt,
-            f,
             q.index,
             target,
             src_desc,

@@ -13,6 +13,7 @@
 //! reopens the table; the next finish or lookup republishes it (the old slice is leaked: a
 //! program has a handful of constructors).
 
+use super::{Getter, Present, Receiver};
 use crate::error::{CafError, CafResult};
 use std::sync::atomic::{AtomicPtr, AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -96,7 +97,7 @@ pub fn lookup(index: i32) -> Option<usize> {
     table().get(usize::try_from(index).ok()?).map(|e| e.f)
 }
 
-/// The function at `index`, as the caller's accessor type.
+/// The function at `index`, or an error naming the index.
 pub fn function(index: i32) -> CafResult<usize> {
     let t = table();
     usize::try_from(index)
@@ -109,6 +110,30 @@ pub fn function(index: i32) -> CafResult<usize> {
                 t.len()
             ))
         })
+}
+
+/// The getter at `index` (the index a `get_from_remote` or `transfer_between_remotes` call
+/// site names for its source).
+pub(super) fn getter(index: i32) -> CafResult<Getter> {
+    let f = function(index)?;
+    // SAFETY: a registered accessor's (non-null) address; the call that runs it is `unsafe`,
+    // and its call site named a getter.
+    Ok(unsafe { std::mem::transmute::<usize, Getter>(f) })
+}
+
+/// The receiver at `index` (the index a `send_to_remote` or `transfer_between_remotes` call
+/// site names for its destination).
+pub(super) fn receiver(index: i32) -> CafResult<Receiver> {
+    let f = function(index)?;
+    // SAFETY: as for `getter`; the call site named a receiver.
+    Ok(unsafe { std::mem::transmute::<usize, Receiver>(f) })
+}
+
+/// The presence accessor at `index` (the index an `is_present_on_remote` call site names).
+pub(super) fn presence(index: i32) -> CafResult<Present> {
+    let f = function(index)?;
+    // SAFETY: as for `getter`; the call site named a presence accessor.
+    Ok(unsafe { std::mem::transmute::<usize, Present>(f) })
 }
 
 /// Adds an accessor (static constructors, before the runtime exists).
@@ -137,14 +162,15 @@ pub unsafe extern "C" fn _gfortran_caf_register_accessor(hash: i32, accessor: su
     register(hash, accessor as usize);
 }
 
-/// Ends a series of registrations (GCC 15+: called before the first coindexed access).
+/// Ends a series of registrations (GCC 15+: called before the first coindexed access; Fortran
+/// 2018 9.6, image selectors).
 #[no_mangle]
 pub extern "C" fn _gfortran_caf_register_accessors_finish() {
     finish();
 }
 
 /// The index of the accessor registered under `hash`, -1 if none (GCC 15+: cached at every
-/// coindexed reference).
+/// coindexed reference; Fortran 2018 9.6, image selectors).
 #[no_mangle]
 pub extern "C" fn _gfortran_caf_get_remote_function_index(hash: i32) -> i32 {
     index_of(hash).unwrap_or_else(|e| crate::runtime::get().fatal(&e, "coindexed reference"))

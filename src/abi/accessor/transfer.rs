@@ -7,10 +7,8 @@
 //! team for the source.
 
 use super::get::{bytes_of, run_getter, Dst};
-use super::send::send_into;
-use super::table::function;
+use super::send::send;
 use super::target::{resolve, Origin};
-use super::Getter;
 use crate::abi::descriptor::GfcDescriptor;
 use crate::abi::errors::finish;
 use crate::abi::generation::{current, Generation};
@@ -53,8 +51,6 @@ unsafe fn fetch(
     team: *const CafTeam,
     team_number: *const c_int,
 ) -> CafResult<(Staged, bool)> {
-    // SAFETY: the table holds the functions gfortran registered; this index names a getter.
-    let f: Getter = unsafe { std::mem::transmute::<usize, Getter>(function(index)?) };
     // SAFETY: forwarded from the caller.
     let target = unsafe { resolve(rt, token, image, team, team_number) }?;
     let mut staged = if scalar {
@@ -81,7 +77,6 @@ unsafe fn fetch(
     let free_buffer = unsafe {
         run_getter(
             rt,
-            f,
             index,
             &target,
             src_desc,
@@ -168,34 +163,25 @@ pub unsafe extern "C" fn _gfortran_caf_transfer_between_remotes(
         Staged::Scalar { slot, .. } => (slot.cast_const(), std::ptr::null()),
         Staged::Array(d) => (std::ptr::null(), &**d as *const GfcDescriptor),
     };
-    // SAFETY: forwarded from the caller.
+    // SAFETY: forwarded from the caller; the staged value is live.
     let r = unsafe {
-        resolve(
+        send(
             rt,
             dst_token,
             dst_image_index,
             dst_team.cast_const().cast(),
             dst_number.cast_const().cast(),
+            opt_dst_desc,
+            opt_dst_charlen,
+            src,
+            src_size,
+            opt_src_charlen,
+            src_desc,
+            dst_access_index,
+            dst_add_data,
+            dst_add_data_size,
         )
-    }
-    .and_then(|target| {
-        // SAFETY: forwarded from the caller; the staged value is live.
-        unsafe {
-            send_into(
-                rt,
-                &target,
-                opt_dst_desc,
-                opt_dst_charlen,
-                src,
-                src_size,
-                opt_src_charlen,
-                src_desc,
-                dst_access_index,
-                dst_add_data,
-                dst_add_data_size,
-            )
-        }
-    });
+    };
     if allocated {
         let p = match &staged {
             Staged::Scalar { slot, .. } => *slot,

@@ -31,8 +31,14 @@ pub(super) struct RmaIov {
 }
 
 extern "C" {
+    /// libfabric's message for the negative code `rc`.
     pub(super) fn ff_strerror(rc: c_int) -> *const c_char;
+    /// The providers that fit the shim's hints, as `name1 name2 ...` into `out` (`len` bytes).
     pub(super) fn ff_providers(out: *mut c_char, len: usize) -> c_int;
+    /// Opens the endpoint, registers `[seg, seg + len)` for remote reads, writes and atomics,
+    /// posts the notification receives and writes the endpoint's name (at most `*namelen`
+    /// bytes); with `counting` and a provider offering FI_RMA_EVENT, also opens the counting
+    /// endpoint and writes its name to `cname` (`*cnamelen` bytes; 0 without one).
     pub(super) fn ff_open(
         out: *mut *mut Ff,
         seg: *mut c_void,
@@ -43,12 +49,20 @@ extern "C" {
         cname: *mut c_void,
         cnamelen: *mut usize,
     ) -> c_int;
+    /// The provider's name.
     pub(super) fn ff_provider(f: *const Ff) -> *const c_char;
+    /// The remote key of the segment.
     pub(super) fn ff_key(f: *const Ff) -> u64;
+    /// Whether remote addresses are virtual addresses (else offsets into the region).
     pub(super) fn ff_virt_addr(f: *const Ff) -> c_int;
+    /// Bytes of immediate data a write can carry.
     pub(super) fn ff_cq_data_size(f: *const Ff) -> usize;
+    /// Entries per side of one `fi_writemsg`/`fi_readmsg`.
     pub(super) fn ff_iov_limit(f: *const Ff) -> usize;
+    /// Whether the provider's data progress is automatic.
     pub(super) fn ff_auto_progress(f: *const Ff) -> c_int;
+    /// Inserts the `k` endpoint names (`namelen` bytes each: the `n` images' main endpoints in
+    /// image order, then with counting their counting endpoints) into the address vector.
     pub(super) fn ff_insert(
         f: *mut Ff,
         names: *const c_void,
@@ -56,9 +70,17 @@ extern "C" {
         n: usize,
         k: usize,
     ) -> c_int;
+    /// Remote writes into this image's counting endpoint so far, plus `ff_count_add`'s (0
+    /// without one); reading the counter also progresses the counting endpoint.
     pub(super) fn ff_counted(f: *mut Ff) -> u64;
+    /// Adds one to this image's own counter (a counted put into its own memory).
     pub(super) fn ff_count_add(f: *mut Ff) -> c_int;
+    /// Waits until every posted operation has completed.
     pub(super) fn ff_wait(f: *mut Ff) -> c_int;
+    /// Posts one write (`write` != 0) or read between `n` local and `m` remote pieces of image
+    /// `peer`'s region (the same total); with `to` = 1 the write's immediate `data` arrives in
+    /// the target's receive completion queue, with `to` = 2 the write goes to the target's
+    /// counting endpoint, whose counter it increments. Not waited for.
     pub(super) fn ff_rma(
         f: *mut Ff,
         write: c_int,
@@ -70,8 +92,13 @@ extern "C" {
         data: u64,
         to: c_int,
     ) -> c_int;
+    /// Sends one notification cell to `peer` (delivered when its completion is reaped).
     pub(super) fn ff_send(f: *mut Ff, peer: usize, cell: *const c_void) -> c_int;
+    /// Whether the provider has every fetching atomic and the compare-and-swap the transport
+    /// uses, on 4- and 8-byte unsigned words.
     pub(super) fn ff_atomics_valid(f: *mut Ff) -> c_int;
+    /// Fetching atomic `op` (index into the shim's table) on the `width`-byte word at `addr` of
+    /// `peer`'s region; the old value is in `*old` when it returns.
     pub(super) fn ff_fetch(
         f: *mut Ff,
         peer: usize,
@@ -82,6 +109,8 @@ extern "C" {
         operand: *const c_void,
         old: *mut c_void,
     ) -> c_int;
+    /// Compare-and-swap of the `width`-byte word at `addr` of `peer`'s region; the old value is
+    /// in `*old` when it returns.
     pub(super) fn ff_cswap(
         f: *mut Ff,
         peer: usize,
@@ -92,7 +121,10 @@ extern "C" {
         desired: *const c_void,
         old: *mut c_void,
     ) -> c_int;
+    /// Reads one arrival: 1 with a notification cell copied to `cell`, 2 with a write's immediate
+    /// data in `*data`, 0 when none is there.
     pub(super) fn ff_receive(f: *mut Ff, cell: *mut c_void, data: *mut u64) -> c_int;
+    /// Closes everything `ff_open` opened.
     pub(super) fn ff_close(f: *mut Ff);
 }
 

@@ -24,10 +24,9 @@ mod imm;
 mod pump;
 mod rma;
 
-use super::control::{Header, HEADER};
+use super::one_sided;
 use super::wire::{decode, encode, WORDS};
-use super::{AtomicOp, CopyPlan, Full, Layout, Notification, Place, Transport};
-use crate::transport::plan::contiguous;
+use super::{AtomicOp, CopyPlan, Full, Notification, Place, Transport};
 use count::Counting;
 pub use ffi::providers;
 use ffi::{check, Ff, Iov};
@@ -38,8 +37,6 @@ use std::ffi::{c_int, c_void, CStr};
 use std::sync::atomic::{fence, Ordering};
 use std::sync::{Mutex, MutexGuard, Once, OnceLock};
 
-/// Offset of an image's bell word ([`Header::bell`]), which [`Transport::alert`] moves.
-const BELL: usize = HEADER + std::mem::offset_of!(Header, bell);
 /// Bytes reserved for an endpoint name.
 const NAME: usize = 256;
 
@@ -262,14 +259,6 @@ impl Fabric {
         }
     }
 
-    /// A local address for `p`, if this process maps it.
-    fn local(&self, p: Place) -> Option<usize> {
-        match p {
-            Place::Local(a) => Some(a),
-            Place::Remote { image, offset } => self.direct(image, offset),
-        }
-    }
-
     /// Drives the provider and moves every arrival (messages, immediate data of notified
     /// puts) from the completion queue to `ep.arrived`.
     fn collect(&self, ep: &mut Ep) {
@@ -342,13 +331,8 @@ impl Fabric {
     }
 }
 
-/// A remote read-modify-write: a fetching operation (index into the shim's table) or a
-/// compare-and-swap `(expected, new)`.
-#[derive(Clone, Copy)]
-enum Rmw {
-    Op(c_int, u64),
-    Cas(u64, u64),
-}
+/// A remote read-modify-write; a fetching operation is an index into the shim's table.
+type Rmw = one_sided::Rmw<c_int>;
 
 /// Maps `len` bytes of zeroed memory for the segment.
 fn map(len: usize) -> Result<usize, String> {
@@ -382,44 +366,9 @@ impl Transport for Fabric {
     }
 
     fn copy(&self, dst: Place, src: Place, plan: &CopyPlan) {
-        if plan.count() == 0 {
-            return;
-        }
-        match (self.local(dst), self.local(src), dst, src) {
-            (Some(d), Some(s), _, _) => {
-                // SAFETY: both sides are memory of this process (private or its own segment),
-                // inside sections the engine checked.
-                unsafe { plan.run(d, s) };
-                fence(Ordering::SeqCst);
-            }
-            (None, Some(s), Place::Remote { image, offset }, _) => {
-                self.rma(true, s, image, offset, plan)
-            }
-            (Some(d), None, _, Place::Remote { image, offset }) => {
-                self.rma(false, d, image, offset, plan)
-            }
-            (
-                None,
-                None,
-                Place::Remote {
-                    image: di,
-                    offset: doff,
-                },
-                Place::Remote {
-                    image: si,
-                    offset: soff,
-                },
-            ) => {
-                let k = plan.src.count();
-                let mut buf = vec![0u8; k * plan.elem];
-                let packed = Layout::Strided(contiguous(k, plan.elem));
-                let into = CopyPlan::with(plan.elem, packed.clone(), plan.src.clone());
-                self.rma(false, buf.as_mut_ptr() as usize, si, soff, &into);
-                let out = CopyPlan::with(plan.elem, plan.dst.clone(), packed);
-                self.rma(true, buf.as_ptr() as usize, di, doff, &out);
-            }
-            _ => unreachable!("a local place is always mapped"),
-        }
+        one_sided::copy(self, dst, src, plan, |put, local, image, offset, plan| {
+            self.rma(put, local, image, offset, plan)
+        });
     }
 
     fn fetch_op(&self, image: usize, offset: usize, width: usize, op: AtomicOp, v: u64) -> u64 {
@@ -444,10 +393,6 @@ impl Transport for Fabric {
     }
 
     fn ring(&self, _image: usize) {}
-
-    fn alert(&self, image: usize) {
-        self.fetch_op(image, BELL, 4, AtomicOp::Add, 1);
-    }
 
     fn direct(&self, image: usize, offset: usize) -> Option<usize> {
         (image == self.me).then_some(self.seg + offset)

@@ -17,14 +17,9 @@ extern "C" {
     fn ferrocaf_mpi_replace() -> m::MPI_Op;
 }
 
-/// A remote read-modify-write.
-#[derive(Clone, Copy)]
-pub(super) enum Rmw {
-    /// `MPI_Fetch_and_op` with this op and operand.
-    Op(m::MPI_Op, u64),
-    /// `MPI_Compare_and_swap` (expected, new).
-    Cas(u64, u64),
-}
+/// A remote read-modify-write: `MPI_Fetch_and_op` with an op and operand, or
+/// `MPI_Compare_and_swap` (expected, new).
+pub(super) type Rmw = crate::transport::one_sided::Rmw<m::MPI_Op>;
 
 /// `v` in the first `width` bytes of an 8-byte buffer (the layout MPI reads for that width).
 fn encode(v: u64, width: usize) -> [u8; 8] {

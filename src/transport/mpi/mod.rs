@@ -43,9 +43,10 @@ mod words;
 mod world;
 
 use super::control::{Header, HEADER};
+use super::one_sided;
 use super::owner::OwnerCalls;
 use super::plan::contiguous;
-use super::{cpu_atomic, AtomicOp, CopyPlan, Full, Layout, Notification, Place, Transport};
+use super::{cpu_atomic, AtomicOp, CopyPlan, Full, Notification, Place, Transport};
 use atomics::Rmw;
 use mpi_sys as m;
 use std::collections::VecDeque;
@@ -56,8 +57,6 @@ use std::time::Duration;
 use types::Type;
 use world::{check, World};
 
-/// Offset of an image's bell word ([`Header::bell`]), which [`Transport::alert`] moves.
-const BELL: usize = HEADER + std::mem::offset_of!(Header, bell);
 /// With every image mapped, [`Transport::progress`] enters MPI once per this many calls.
 const PROGRESS_EVERY: u32 = 64;
 /// Offset of an image's count of notifications sent to it ([`Header::notes`]).
@@ -150,24 +149,6 @@ impl Mpi {
         (self.w.shift[image] + offset) as m::MPI_Aint
     }
 
-    /// A local address for `p`, if this process maps it.
-    fn local(&self, p: Place) -> Option<usize> {
-        match p {
-            Place::Local(a) => Some(a),
-            Place::Remote { image, offset } => self.direct(image, offset),
-        }
-    }
-
-    /// Puts from local `src` into `image`'s segment at `offset`, then completes the put.
-    fn put(&self, image: usize, offset: usize, src: usize, plan: &CopyPlan) {
-        self.rma(true, src, image, offset, plan);
-    }
-
-    /// Gets from `image`'s segment at `offset` into local `dst`, then completes the get.
-    fn get(&self, dst: usize, image: usize, offset: usize, plan: &CopyPlan) {
-        self.rma(false, dst, image, offset, plan);
-    }
-
     /// One `MPI_Put` (`put`) or `MPI_Get` between local memory at `local` and `image`'s segment
     /// at `offset`, each side one datatype, completed by `MPI_Win_flush`.
     fn rma(&self, put: bool, local: usize, image: usize, offset: usize, plan: &CopyPlan) {
@@ -211,44 +192,13 @@ impl Transport for Mpi {
     }
 
     fn copy(&self, dst: Place, src: Place, plan: &CopyPlan) {
-        if plan.count() == 0 {
-            return;
-        }
-        match (self.local(dst), self.local(src), dst, src) {
-            (Some(d), Some(s), _, _) => {
-                // SAFETY: both sides are memory of this process: private, or window memory
-                // of this or an on-node image, inside sections the engine checked.
-                unsafe { plan.run(d, s) };
-                fence(Ordering::SeqCst);
-            }
-            (None, Some(s), Place::Remote { image, offset }, _) => self.put(image, offset, s, plan),
-            (Some(d), None, _, Place::Remote { image, offset }) => self.get(d, image, offset, plan),
-            (
-                None,
-                None,
-                Place::Remote {
-                    image: di,
-                    offset: doff,
-                },
-                Place::Remote {
-                    image: si,
-                    offset: soff,
-                },
-            ) => {
-                let k = plan.src.count();
-                let mut buf = vec![0u8; k * plan.elem];
-                let packed = Layout::Strided(contiguous(k, plan.elem));
-                let into = CopyPlan::with(plan.elem, packed.clone(), plan.src.clone());
-                self.get(buf.as_mut_ptr() as usize, si, soff, &into);
-                let out = CopyPlan::with(plan.elem, plan.dst.clone(), packed);
-                self.put(di, doff, buf.as_ptr() as usize, &out);
-            }
-            _ => unreachable!("a local place is always mapped"),
-        }
+        one_sided::copy(self, dst, src, plan, |put, local, image, offset, plan| {
+            self.rma(put, local, image, offset, plan)
+        });
     }
 
     fn copy_bytes(&self, dst: Place, src: Place, n: usize) {
-        match (self.local(dst), self.local(src)) {
+        match (one_sided::mapped(self, dst), one_sided::mapped(self, src)) {
             (Some(d), Some(s)) => {
                 // SAFETY: as for `copy`: both sides are memory of this process (private, or
                 // mapped window memory) inside ranges the engine checked; `ptr::copy` allows
@@ -312,10 +262,6 @@ impl Transport for Mpi {
         } else {
             signal::send(&self.w, image, offset);
         }
-    }
-
-    fn alert(&self, image: usize) {
-        self.fetch_op(image, BELL, 4, AtomicOp::Add, 1);
     }
 
     fn direct(&self, image: usize, offset: usize) -> Option<usize> {
