@@ -168,8 +168,9 @@ impl Mpi {
         self.rma(false, dst, image, offset, plan);
     }
 
-    /// One `MPI_Put` (`put`) or `MPI_Get` between local memory at `local` and `image`'s segment
-    /// at `offset`, each side one datatype, completed by `MPI_Win_flush`.
+    /// One `MPI_Put` (`put`) or `MPI_Rget` between local memory at `local` and `image`'s
+    /// segment at `offset`, each side one datatype; a put is completed by `MPI_Win_flush`, a
+    /// get by [`complete`] (its data has arrived when its request completes).
     fn rma(&self, put: bool, local: usize, image: usize, offset: usize, plan: &CopyPlan) {
         let n = plan.count();
         let bcast = (plan.src.count() == 1 && n > 1).then_some(n);
@@ -189,15 +190,38 @@ impl Mpi {
                     origin, o.count, o.raw, rank, disp, t.count, t.raw, self.w.win,
                 );
                 check(r, "MPI_Put");
+                check(m::MPI_Win_flush(rank, self.w.win), "MPI_Win_flush");
             } else {
                 let origin = local as *mut c_void;
-                let r = m::MPI_Get(
-                    origin, o.count, o.raw, rank, disp, t.count, t.raw, self.w.win,
+                let mut req = world::null_handle();
+                let r = m::MPI_Rget(
+                    origin, o.count, o.raw, rank, disp, t.count, t.raw, self.w.win, &mut req,
                 );
-                check(r, "MPI_Get");
+                check(r, "MPI_Rget");
+                complete(req);
             }
-            check(m::MPI_Win_flush(rank, self.w.win), "MPI_Win_flush");
         }
+    }
+}
+
+/// Waits for request `req` (an `MPI_Rget`) with `MPI_Test`, yielding the processor after
+/// each test that finds it pending. MPICH's `MPI_Win_flush` polls without ever yielding: on a
+/// busy machine the origin held its core while the target, which must enter MPI to serve the
+/// get (MPICH active messages, Open MPI's osc/pt2pt), waited for it; stress_alloc's gets between
+/// test-bed hosts took 3-5 ms each under MPICH.
+fn complete(mut req: m::MPI_Request) {
+    loop {
+        let mut done = 0;
+        // SAFETY: `req` is an active request of this process, completed (and freed by MPI)
+        // at most once: the loop ends when MPI_Test reports it done.
+        check(
+            unsafe { m::MPI_Test(&mut req, &mut done, m::RSMPI_STATUS_IGNORE) },
+            "MPI_Test",
+        );
+        if done != 0 {
+            return;
+        }
+        std::thread::yield_now();
     }
 }
 
