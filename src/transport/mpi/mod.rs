@@ -1,9 +1,11 @@
 //! The MPI transport (feature `mpi`): one window per image over its whole segment, passive
-//! target RMA in one `MPI_Win_lock_all` epoch, completion by `MPI_Win_flush`.
+//! target RMA in one `MPI_Win_lock_all` epoch, completion by `MPI_Win_flush` (puts, atomics)
+//! and by request (gets).
 //!
 //! Memory model. The windows are opened once and never closed until the end, so every access
-//! is in a passive-target epoch. Remote data moves with `MPI_Put`/`MPI_Get` and is complete at
-//! the target when `copy` returns (`MPI_Win_flush`). Every read-modify-write of a control word,
+//! is in a passive-target epoch. Remote data moves with `MPI_Put`/`MPI_Rget` and is complete
+//! when `copy` returns: a put at the target (`MPI_Win_flush`), a get in local memory (its
+//! request completed). Every read-modify-write of a control word,
 //! by any image including its owner, goes through `MPI_Fetch_and_op`/`MPI_Compare_and_swap`,
 //! so all atomics on a word are MPI atomics (MPI guarantees atomicity only among those) —
 //! except when this node's shared window holds every image: then every image maps every
