@@ -122,13 +122,24 @@ mod tests {
             atomics: AtomicUsize::new(0),
         };
         let team = Team::initial(3, 0);
-        assert!(check_running(&tp, &team).is_ok(), "no termination known yet");
+        assert!(
+            check_running(&tp, &team).is_ok(),
+            "no termination known yet"
+        );
         assert_eq!(tp.atomics.load(Ordering::Relaxed), 0, "no remote read");
-        assert_eq!(status::of(&tp, 2), STOPPED, "IMAGE_STATUS sees image 3 stopped");
+        assert_eq!(
+            status::of(&tp, 2),
+            STOPPED,
+            "IMAGE_STATUS sees image 3 stopped"
+        );
         assert!(matches!(
             check_running(&tp, &team),
             Err(CafError::StoppedImage { image: 3 })
         ));
-        assert_eq!(tp.atomics.load(Ordering::Relaxed), 4, "one read, then three");
+        assert_eq!(
+            tp.atomics.load(Ordering::Relaxed),
+            4,
+            "one read, then three"
+        );
     }
 }
