@@ -2,8 +2,9 @@
 # Runs the gfortran suite over the MPI transport with the images spread over the hosts of the
 # test bed (scripts/testbed.sh: network + UTS namespaces on a private bridge), so that on-node
 # peers share the MPI shared-memory window and off-node peers go through one-sided MPI over TCP
-# in the same job. Open MPI by default; `--mpich` for MPICH's Hydra. Other arguments are
-# test-name filters.
+# in the same job. Open MPI by default; `--mpich` for MPICH's Hydra; `--fabric` for the
+# libfabric transport (FERROCAF_TRANSPORT=fabric, FI_PROVIDER=tcp on the bed's interface bed0,
+# bootstrapped by the PMIx of the bed's Open MPI mpirun). Other arguments are test-name filters.
 #
 #   TESTBED_HOSTS      hosts of the bed (default 2); images are placed round-robin
 #                      (--map-by node / Hydra's -ppn 1 ordering), so image k runs on host
@@ -16,9 +17,20 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mpich=0
-if [ "${1:-}" = "--mpich" ]; then
-    mpich=1
-    shift
+fabric=0
+case ${1:-} in
+--mpich) mpich=1 && shift ;;
+--fabric) fabric=1 && shift ;;
+esac
+features=mpi
+if [ "$fabric" = 1 ]; then
+    source scripts/setup.sh
+    ensure_fabric
+    # The fabric transport over TCP between the hosts, on the bed's addresses only. The mpi
+    # feature too: the fault test (tests/testbed_faults.rs) is built with it.
+    features=fabric,mpi
+    export FERROCAF_TRANSPORT=fabric FI_PROVIDER=${FI_PROVIDER:-tcp} FI_TCP_IFACE=bed0 \
+        FI_SOCKETS_IFACE=bed0
 fi
 if [ "$mpich" = 1 ]; then
     need="mpich libmpich-dev libclang-dev"
@@ -54,8 +66,9 @@ if [ "$mpich" = 1 ]; then
 else
     launcher="$bed mpirun --oversubscribe --map-by node -n {n}"
 fi
-FERROCAF_TEST_LAUNCHER="$launcher" cargo test --release --features mpi --test gfortran -- "$@"
+FERROCAF_TEST_LAUNCHER="$launcher" cargo test --release --features "$features" --test gfortran \
+    -- "$@"
 # A host lost mid-run ends the job (tests/testbed_faults.rs; Open MPI's mpirun only).
 if [ "$mpich" = 0 ]; then
-    TESTBED=$bed cargo test --release --features mpi --test testbed_faults
+    TESTBED=$bed cargo test --release --features "$features" --test testbed_faults
 fi

@@ -1,10 +1,13 @@
-//! A host lost in the middle of an MPI job spread over the test bed (scripts/testbed.sh), while
-//! the images synchronise in a loop: every process of the job on host 2 is killed, or host 2's
-//! link to the bridge is cut. The job must end within [`LIMIT`] with a non-zero status, Open
-//! MPI's report naming host 2 (and, for the kill, a killed rank of it: rank r is image r+1),
-//! and no process of the program left on any host. Runs only where `TESTBED` names the bed's
-//! script and the bed is up with at least 2 hosts (scripts/test_testbed.sh does both); says so
-//! and passes otherwise.
+//! A host lost in the middle of a job spread over the test bed (scripts/testbed.sh) by Open
+//! MPI's mpirun, while the images synchronise in a loop: every process of the job on host 2 is
+//! killed, or host 2's link to the bridge is cut. The job must end within [`LIMIT`] with a
+//! non-zero status, Open MPI's report naming host 2 (and, for the kill, a killed rank of it:
+//! rank r is image r+1), and no process of the program left on any host. The transport is the
+//! one the environment chooses: MPI, or libfabric with `FERROCAF_TRANSPORT=fabric`
+//! (scripts/test_testbed.sh --fabric), where the launcher itself is also killed: the images
+//! that were its children must end too. Runs only where `TESTBED` names the bed's script and
+//! the bed is up with at least 2 hosts (scripts/test_testbed.sh does both); says so and passes
+//! otherwise.
 #![cfg(feature = "mpi")]
 
 #[path = "support/fortran.rs"]
@@ -69,6 +72,9 @@ enum Loss {
     Killed,
     /// Its veth on the bridge set down (restored afterwards).
     LinkCut,
+    /// Not a host: SIGKILL to mpirun, whose daemon on host 2 then ends its images; those on
+    /// host 1 were mpirun's children and must notice by themselves.
+    Launcher,
 }
 
 /// Runs the looping job on [`IMAGES`] images, loses host 2 once every image runs, and checks
@@ -91,6 +97,7 @@ fn lose_host_2(bed: &std::ffi::OsStr, exe: &Path, how: Loss) {
     .env("FERROCAF_HEAP_SIZE", "16M")
     .stdout(Stdio::piped())
     .stderr(Stdio::piped());
+    // testbed.sh and `ip netns exec`/`nsenter` exec mpirun: the child is mpirun itself.
     let mut job = cmd.spawn().unwrap();
     let out = wait_for_line(&mut job, "READY", Duration::from_secs(60));
     let victims = on_host(2, exe);
@@ -106,6 +113,7 @@ fn lose_host_2(bed: &std::ffi::OsStr, exe: &Path, how: Loss) {
     match how {
         Loss::Killed => victims.iter().for_each(|&p| sigkill(p)),
         Loss::LinkCut => link("down"),
+        Loss::Launcher => sigkill(job.id() as i32),
     }
     let status = loop {
         if let Some(st) = job.try_wait().unwrap() {
@@ -128,6 +136,7 @@ fn lose_host_2(bed: &std::ffi::OsStr, exe: &Path, how: Loss) {
         std::thread::sleep(Duration::from_millis(100));
         left = anywhere(exe);
     }
+    let gone = start.elapsed();
     left.iter().for_each(|&p| sigkill(p));
     let err = rest(job.stderr.take().unwrap());
     let text = format!("{}{err}", rest(out));
@@ -137,6 +146,10 @@ fn lose_host_2(bed: &std::ffi::OsStr, exe: &Path, how: Loss) {
         "{how:?}: processes left after the job: {left:?}"
     );
     assert!(!status.success(), "{how:?}: the job succeeded: {text}");
+    if let Loss::Launcher = how {
+        eprintln!("{how:?}: every image had ended {gone:?} after mpirun was killed");
+        return;
+    }
     assert!(
         text.contains("bed2"),
         "{how:?}: no report names host 2:\n{text}"
@@ -159,5 +172,8 @@ fn a_lost_host_ends_the_job() {
     lib_dir();
     let exe = compile("looping", LOOPING);
     lose_host_2(&bed, &exe, Loss::Killed);
+    if std::env::var("FERROCAF_TRANSPORT").is_ok_and(|t| t == "fabric") {
+        lose_host_2(&bed, &exe, Loss::Launcher);
+    }
     lose_host_2(&bed, &exe, Loss::LinkCut);
 }

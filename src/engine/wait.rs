@@ -10,6 +10,7 @@
 //! terminated images and for error termination read remote words only once a termination has
 //! been announced (`status::news`).
 
+use super::spin_budget::SpinBudget;
 use super::stats::Stats;
 use super::status::news;
 use super::yield_gate::YieldGate;
@@ -37,7 +38,8 @@ const MAX_POLL_NAP: Duration = Duration::from_millis(1);
 /// (transports with a job-wide abort), before aborting the job too.
 const FOLLOW_GRACE: Duration = Duration::from_millis(500);
 
-/// Polls of a wait before it sleeps while the [`YieldGate`] is closed (outside load).
+/// The most polls of a wait before it sleeps while the [`YieldGate`] is closed (outside
+/// load); [`SpinBudget`] adapts the count below it.
 const LOADED_SPIN: u32 = 256;
 
 /// Polls between two `sched_yield` calls while spinning.
@@ -53,18 +55,21 @@ pub struct Waiter {
     spin: u32,
     /// Whether spinning and yielding pay now (no outside load).
     gate: YieldGate,
+    /// How long waits poll while the gate is closed.
+    loaded: SpinBudget,
     /// This image's statistics (wait times are added to them).
     pub stats: &'static Stats,
 }
 
 impl Waiter {
     /// A waiter sleeping on `header`'s doorbell (or polling `tp` when it cannot wake),
-    /// watching `job` for error termination, timing its waits into `stats` when they are on.
+    /// watching `job` for error termination, timing its waits into `stats` when they are on;
+    /// `shared`: the job's images outnumber its cores ([`YieldGate::new`]).
     pub fn new(
         header: &'static Header,
         job: Option<&'static JobBlock>,
         tp: &'static dyn Transport,
-        spin: u32,
+        (spin, shared): (u32, bool),
         stats: &'static Stats,
     ) -> Waiter {
         Waiter {
@@ -72,7 +77,8 @@ impl Waiter {
             job,
             tp,
             spin,
-            gate: YieldGate::new(),
+            gate: YieldGate::new(shared),
+            loaded: SpinBudget::new(),
             stats,
         }
     }
@@ -110,8 +116,8 @@ impl Waiter {
 
     /// Calls `poll` until it yields a result. Between polls, spins up to the configured count,
     /// then yields the core for up to [`YIELD_FOR`], then sleeps until the doorbell rings;
-    /// once a yield proved slow (outside load, [`YieldGate`]), it sleeps after at most
-    /// [`LOADED_SPIN`] polls. If
+    /// once a yield proved slow (outside load, [`YieldGate`]), it sleeps after the polls its
+    /// [`SpinBudget`] allows (at most [`LOADED_SPIN`]). If
     /// another image starts error termination while this one waits, this image ends with that
     /// exit code. With statistics on, the time is added to the current wait kind
     /// ([`Stats::during`]).
@@ -178,17 +184,11 @@ impl Waiter {
         if !self.tp.can_wake() {
             return self.poll_with_naps(poll, remote);
         }
-        let early = if self.gate.open() {
-            self.spin_and_yield(&mut poll)
-        } else {
-            // Outside load: a few polls catch a partner running on another core at the same
-            // time; no yield, and no longer spin that would use up this image's share.
-            (0..self.spin.min(LOADED_SPIN)).find_map(|_| {
-                std::hint::spin_loop();
-                poll()
-            })
-        };
-        if let Some(r) = early {
+        if self.gate.open() {
+            if let Some(r) = self.spin_and_yield(&mut poll) {
+                return r;
+            }
+        } else if let Some(r) = self.loaded_spin(&mut poll) {
             return r;
         }
         let bell = Bell {
@@ -211,6 +211,28 @@ impl Waiter {
                 return r;
             }
         }
+    }
+
+    /// The polls of a wait under outside load: as many as the [`SpinBudget`] allows, no
+    /// yield. Returns `None` when the wait should sleep.
+    fn loaded_spin<T>(
+        &self,
+        poll: &mut impl FnMut() -> Option<CafResult<T>>,
+    ) -> Option<CafResult<T>> {
+        if let Some(r) = poll() {
+            // Already there: says nothing about whether polling pays.
+            return Some(r);
+        }
+        let cap = self.spin.min(LOADED_SPIN);
+        let found = (0..self.loaded.polls(cap)).find_map(|_| {
+            std::hint::spin_loop();
+            poll()
+        });
+        match found {
+            Some(_) => self.loaded.hit(cap),
+            None => self.loaded.miss(),
+        }
+        found
     }
 
     /// The polling phases of a wait before it sleeps: up to the configured count of spins,

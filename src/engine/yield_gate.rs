@@ -5,21 +5,33 @@
 //! microseconds. With CPU-bound processes beside the job (outside load), the scheduler may
 //! give the core to one of them for its whole slice (about 1.6 ms per wait measured under
 //! CFS/EEVDF), while a futex sleeper is woken with preemption as soon as a poster rings. So a
-//! wait times its yields. A yield that kept the image off the core for longer than
-//! [`SLOW_YIELD`] ends that wait's polling (it sleeps) and adds 2 to a score, a fast one takes
-//! 1 off; at [`CLOSE_AT`] (two slow yields not outweighed by fast ones: CPU-bound neighbours,
-//! not the occasional slice of a background process, after which yields are mostly fast again
-//! and cheaper than a futex wake-up) waits neither spin nor yield but sleep at once, for a
-//! pause that doubles (from [`PAUSE_MIN`] up to [`PAUSE_MAX`]) while the probes after each
-//! pause are slow again.
+//! wait times its yields and the gate keeps an account in time: a yield that kept the image
+//! off the core for longer than [`SLOW_YIELD`] ends that wait's polling (it sleeps) and adds
+//! the time it took; a fast one takes off what it saved: about a futex sleep and wake-up
+//! ([`FAST_CREDIT`]) when each image has a core, half a slice ([`FAST_CREDIT_SHARED`]) when
+//! images outnumber the cores and yields are how they take turns. When the account reaches
+//! [`CLOSE_AT`] (yields lost more than they saved), waits neither spin nor yield but sleep at
+//! once, for a pause that doubles (from [`PAUSE_MIN`] up to [`PAUSE_MAX`]) while the probes
+//! after each pause are slow again. With a core per image, the count this replaced (+2 per
+//! slow yield, −1 per fast one) kept the gate open while fast yields came between slices lost
+//! to a CPU-bound neighbour.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 /// A yield that took longer than this handed the core to a process that ran on.
 const SLOW_YIELD: Duration = Duration::from_micros(100);
-/// The score at which the gate closes.
-const CLOSE_AT: u64 = 4;
+/// What a fast yield saved when each image has a core: about a futex sleep and wake-up
+/// (nanoseconds).
+const FAST_CREDIT: u64 = 5_000;
+/// What a fast yield saved when images outnumber cores (nanoseconds): it ran another image of
+/// the job, which is how such a job progresses, while a sleeper waits for a wake-up among all
+/// the machine's processes (SYNC ALL at 8 images on 2 cores, among other jobs: 80 µs with
+/// yields, 2 ms once the gate closed with [`FAST_CREDIT`]). Half a slow yield, as the count
+/// this account replaced (+2 per slow yield, −1 per fast one).
+const FAST_CREDIT_SHARED: u64 = 700_000;
+/// The account (nanoseconds lost in slow yields, less the credits) at which the gate closes.
+const CLOSE_AT: u64 = 2_000_000;
 /// The first pause of yielding after the gate closed.
 const PAUSE_MIN: Duration = Duration::from_millis(10);
 /// The longest pause: a probe (one slow yield, about one time slice) per pause costs at most
@@ -33,14 +45,22 @@ pub struct YieldGate {
     closed_until: AtomicU64,
     /// The current pause, in nanoseconds.
     pause: AtomicU64,
-    /// +2 per slow yield, -1 per fast one (not below 0).
+    /// Nanoseconds lost in slow yields less `credit` per fast one (not below 0).
     score: AtomicU64,
+    /// What a fast yield takes off the account ([`FAST_CREDIT`] or [`FAST_CREDIT_SHARED`]).
+    credit: u64,
 }
 
 impl YieldGate {
-    /// A gate that is open (yields allowed) until a yield proves slow.
-    pub fn new() -> YieldGate {
+    /// A gate that is open (yields allowed) until yields prove slow, for an image of a job
+    /// whose images outnumber the cores (`shared`) or not.
+    pub fn new(shared: bool) -> YieldGate {
         YieldGate {
+            credit: if shared {
+                FAST_CREDIT_SHARED
+            } else {
+                FAST_CREDIT
+            },
             epoch: Instant::now(),
             closed_until: AtomicU64::new(0),
             pause: AtomicU64::new(PAUSE_MIN.as_nanos() as u64),
@@ -70,13 +90,15 @@ impl YieldGate {
     }
 
     /// Records a yield from `t0` to `t1` (nanoseconds after the epoch); returns whether it
-    /// was fast. A fast one lowers the score, and reopens the gate for good after a pause and
-    /// resets the pause; a slow one raises the score, and at [`CLOSE_AT`] closes the gate for
+    /// was fast. A fast one lowers the account, and reopens the gate for good after a pause
+    /// and resets the pause; a slow one adds its time, and at [`CLOSE_AT`] closes the gate for
     /// the pause and doubles the next.
     fn record(&self, t0: u64, t1: u64) -> bool {
         let score = self.score.load(Ordering::Relaxed);
-        if t1 - t0 <= SLOW_YIELD.as_nanos() as u64 {
-            self.score.store(score.saturating_sub(1), Ordering::Relaxed);
+        let took = t1 - t0;
+        if took <= SLOW_YIELD.as_nanos() as u64 {
+            self.score
+                .store(score.saturating_sub(self.credit), Ordering::Relaxed);
             if self.closed_until.load(Ordering::Relaxed) != 0 {
                 self.closed_until.store(0, Ordering::Relaxed);
                 self.pause
@@ -84,8 +106,8 @@ impl YieldGate {
             }
             return true;
         }
-        if score + 2 < CLOSE_AT {
-            self.score.store(score + 2, Ordering::Relaxed);
+        if score + took < CLOSE_AT {
+            self.score.store(score + took, Ordering::Relaxed);
             return false;
         }
         self.score.store(0, Ordering::Relaxed);
@@ -99,7 +121,7 @@ impl YieldGate {
 
 impl Default for YieldGate {
     fn default() -> Self {
-        YieldGate::new()
+        YieldGate::new(false)
     }
 }
 
@@ -110,23 +132,48 @@ mod tests {
     const MS: u64 = 1_000_000;
 
     #[test]
-    fn fast_yields_outweigh_an_occasional_slow_one() {
-        let g = YieldGate::new();
+    fn many_fast_yields_outweigh_an_occasional_slow_one() {
+        let g = YieldGate::new(false);
         for _ in 0..10 {
             assert!(!g.record(0, MS));
-            assert!(g.record(0, 0) && g.record(0, 0));
+            for _ in 0..MS / FAST_CREDIT {
+                assert!(g.record(0, 0));
+            }
         }
         assert!(g.open());
     }
 
     #[test]
+    fn a_few_fast_yields_do_not_outweigh_lost_slices() {
+        let (g, slice) = (YieldGate::new(false), 3 * MS / 2);
+        assert!(!g.record(0, slice));
+        assert!(g.record(0, 0) && g.record(0, 0) && g.record(0, 0));
+        assert_eq!(g.closed_until.load(Ordering::Relaxed), 0);
+        assert!(!g.record(0, slice));
+        assert_eq!(
+            g.closed_until.load(Ordering::Relaxed),
+            slice + PAUSE_MIN.as_nanos() as u64
+        );
+    }
+
+    #[test]
+    fn with_images_outnumbering_the_cores_a_few_fast_yields_outweigh_a_lost_slice() {
+        let g = YieldGate::new(true);
+        for _ in 0..10 {
+            assert!(!g.record(0, 3 * MS / 2));
+            assert!(g.record(0, 0) && g.record(0, 0) && g.record(0, 0));
+        }
+        assert_eq!(g.closed_until.load(Ordering::Relaxed), 0);
+    }
+
+    #[test]
     fn a_fresh_gate_is_open() {
-        assert!(YieldGate::new().open());
+        assert!(YieldGate::new(false).open());
     }
 
     #[test]
     fn slow_yields_close_the_gate_for_doubling_pauses_and_a_fast_one_resets() {
-        let g = YieldGate::new();
+        let g = YieldGate::new(false);
         assert!(g.record(0, MS / 100));
         assert!(!g.record(0, MS));
         assert!(g.open(), "one slow yield does not close the gate");
@@ -146,7 +193,7 @@ mod tests {
 
     #[test]
     fn a_closed_gate_refuses_to_yield_and_reopens_after_its_pause() {
-        let g = YieldGate::new();
+        let g = YieldGate::new(false);
         g.closed_until
             .store(g.now() + 60_000 * MS, Ordering::Relaxed);
         assert!(!g.open());

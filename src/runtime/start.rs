@@ -195,7 +195,7 @@ pub(super) fn build(
         me,
         n,
         team: super::teams::Teams::new(Team::initial(n, me)),
-        waiter: Waiter::new(header, job, tp, spin, stats),
+        waiter: Waiter::new(header, job, tp, (spin, n > cpus), stats),
         barrier: Barrier::new(cpus),
         collectives: Collectives::new(cpus),
         notifier: Notifier::new(stats),

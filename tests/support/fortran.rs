@@ -13,9 +13,9 @@ use std::time::{Duration, Instant};
 pub const FERROCAF: &str = env!("CARGO_BIN_EXE_ferrocaf");
 
 /// Builds `libferrocaf.so` next to the `ferrocaf` binary once (`cargo test` may build the
-/// library only as an rlib), with the features of this test build (without them, a
-/// `--features mpi` test run would replace the MPI library by one without MPI), and checks
-/// gfortran is there; returns the library's directory.
+/// library only as an rlib), with the features of this test build (`mpi`, `fabric`: without
+/// them, a `--features mpi` test run would replace the MPI library by one without MPI), and
+/// checks gfortran is there; returns the library's directory.
 pub fn lib_dir() -> &'static Path {
     static READY: OnceLock<PathBuf> = OnceLock::new();
     READY.get_or_init(|| {
@@ -27,8 +27,15 @@ pub fn lib_dir() -> &'static Path {
         };
         let mut cargo = Command::new(env!("CARGO"));
         cargo.args(["build", "--lib", "--quiet", "--profile", profile]);
-        if cfg!(feature = "mpi") {
-            cargo.args(["--features", "mpi"]);
+        let features: Vec<&str> = [
+            ("mpi", cfg!(feature = "mpi")),
+            ("fabric", cfg!(feature = "fabric")),
+        ]
+        .into_iter()
+        .filter_map(|(f, on)| on.then_some(f))
+        .collect();
+        if !features.is_empty() {
+            cargo.args(["--features", &features.join(",")]);
         }
         let st = cargo
             .args([

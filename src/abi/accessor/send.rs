@@ -173,6 +173,9 @@ pub(super) unsafe fn send_into(
         rt.stats.access(false, size as u64);
         return Ok(());
     }
+    // An array source with elements: the destination conforms, so the receiver writes.
+    // SAFETY: a valid descriptor when not null (caller's guarantee).
+    let writes = !src_desc.is_null() && unsafe { (*src_desc).count() } > 0;
     let mut staged = None;
     let src: *const c_void = if src_desc.is_null() {
         src
@@ -206,7 +209,7 @@ pub(super) unsafe fn send_into(
             )
         }
     };
-    put(rt, target, &run)?;
+    put(rt, target, writes, &run)?;
     drop(staged);
     rt.stats.access(false, size as u64);
     Ok(())

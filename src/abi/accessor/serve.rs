@@ -121,7 +121,9 @@ unsafe fn run(rt: &Runtime, source: usize, q: &Request) -> CafResult<Vec<u8>> {
                     )
                 }
             };
-            super::attach::put(rt, &target, &run)?;
+            // An array source with elements: the destination conforms, so the receiver writes.
+            let writes = !q.other_desc.is_empty() && src_desc.count() > 0;
+            super::attach::put(rt, &target, writes, &run)?;
             Ok(Vec::new())
         }
         Kind::Present => {

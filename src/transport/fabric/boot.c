@@ -4,9 +4,26 @@
  * (PMIx_Error_string names it). */
 #include <pmix.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 static pmix_proc_t me;
+
+/* Called by PMIx's own thread when the connection to the launcher's server is lost: the
+ * launcher was killed (a test harness's timeout, a SIGKILL), so nobody will end this job.
+ * Every image ends itself instead of polling its peers for ever (the images that were the
+ * launcher's children are otherwise left running, as orphans). */
+static void lost(size_t id, pmix_status_t status, const pmix_proc_t *source, pmix_info_t info[],
+		 size_t ninfo, pmix_info_t *results, size_t nresults,
+		 pmix_event_notification_cbfunc_fn_t cbfunc, void *cbdata)
+{
+	(void)id, (void)status, (void)source, (void)info, (void)ninfo, (void)results;
+	(void)nresults, (void)cbfunc, (void)cbdata;
+	dprintf(2, "ferrocaf: image %u lost its launcher (the PMIx server is gone); ending\n",
+		me.rank + 1);
+	_exit(1);
+}
 
 const char *ffp_strerror(int rc) { return PMIx_Error_string(rc); }
 
@@ -25,7 +42,9 @@ int ffp_init(uint32_t *rank, uint32_t *size)
 	*rank = me.rank;
 	*size = v->data.uint32;
 	PMIX_VALUE_RELEASE(v);
-	return PMIX_SUCCESS;
+	pmix_status_t codes[] = {PMIX_ERR_LOST_CONNECTION};
+	rc = PMIx_Register_event_handler(codes, 1, NULL, 0, lost, NULL, NULL);
+	return rc < 0 ? rc : PMIX_SUCCESS;
 }
 
 /* Publishes `len` bytes under `key` for every process of the job. */
