@@ -1,11 +1,9 @@
 //! The MPI transport (feature `mpi`): one window per image over its whole segment, passive
-//! target RMA in one `MPI_Win_lock_all` epoch, completion by `MPI_Win_flush` (puts, atomics)
-//! and by request (gets).
+//! target RMA in one `MPI_Win_lock_all` epoch, completion by `MPI_Win_flush`.
 //!
 //! Memory model. The windows are opened once and never closed until the end, so every access
 //! is in a passive-target epoch. Remote data moves with `MPI_Put`/`MPI_Rget` and is complete
-//! when `copy` returns: a put at the target (`MPI_Win_flush`), a get in local memory (its
-//! request completed). Every read-modify-write of a control word,
+//! when `copy` returns (`MPI_Win_flush`; a get waits for its request first, yielding). Every read-modify-write of a control word,
 //! by any image including its owner, goes through `MPI_Fetch_and_op`/`MPI_Compare_and_swap`,
 //! so all atomics on a word are MPI atomics (MPI guarantees atomicity only among those) —
 //! except when this node's shared window holds every image: then every image maps every
@@ -171,8 +169,10 @@ impl Mpi {
     }
 
     /// One `MPI_Put` (`put`) or `MPI_Rget` between local memory at `local` and `image`'s
-    /// segment at `offset`, each side one datatype; a put is completed by `MPI_Win_flush`, a
-    /// get by [`complete`] (its data has arrived when its request completes).
+    /// segment at `offset`, each side one datatype, completed by `MPI_Win_flush`; a get first
+    /// waits for its request in [`complete`], which yields, so that the flush finds it done.
+    /// (The request alone is not enough under MPICH 4.0.2: strided gets between test-bed
+    /// hosts read stale data, `vector_subscripts` and `component_chase` failed.)
     fn rma(&self, put: bool, local: usize, image: usize, offset: usize, plan: &CopyPlan) {
         let n = plan.count();
         let bcast = (plan.src.count() == 1 && n > 1).then_some(n);
@@ -201,6 +201,7 @@ impl Mpi {
                 );
                 check(r, "MPI_Rget");
                 complete(req);
+                check(m::MPI_Win_flush(rank, self.w.win), "MPI_Win_flush");
             }
         }
     }
