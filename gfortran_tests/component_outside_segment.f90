@@ -3,9 +3,10 @@
 ! the read is an error naming the image, checked before any access (the pointer is the target's
 ! own address, never dereferenced here), not a wild read. Where the accessor runs on the owner
 ! (MPI without a mapping of image 2's memory) the read is valid there and returns image 2's
-! values, as the standard asks, so the check needs the shared window.
+! values, as the standard asks, so the check needs image 2 mapped: the shared window, on one
+! node.
 ! test: images 2
-! test: requires shared-window
+! test: requires mapped-peers
 ! test: exit nonzero
 ! test: stderr leads outside image 2's coarray memory
 ! test: forbid got past

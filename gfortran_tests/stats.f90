@@ -4,8 +4,8 @@
 ! test: images 2 3
 ! test: env FERROCAF_STATS=1
 ! test: stdout PASS
-! test: stderr ferrocaf stats: image 1: puts 10 gets 2 bytes 96 notifications sent 0 received 0 events posted 0 waited 3 wait ms: other
-! test: stderr ferrocaf stats: image 2: puts 0 gets 0 bytes 0 notifications sent 0 received 0 events posted 3 waited 0 wait ms: other
+! test: stderr ferrocaf stats: image 1: puts 10 gets 2 bytes 96 notifications sent 0 received 0 events posted 0 counted 0 waited 3 wait ms: other
+! test: stderr ferrocaf stats: image 2: puts 0 gets 0 bytes 0 notifications sent 0 received 0 events posted 3 counted 0 waited 0 wait ms: other
 ! test: forbid panicked
 ! test: timeout 30
 program stats

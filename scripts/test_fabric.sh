@@ -20,8 +20,37 @@ export FERROCAF_HEAP_SIZE=64M FERROCAF_TRANSPORT=fabric
 # past the tests' timeouts (atomics.f90 on 16 images took 38 s in a debug build at load 60).
 export FERROCAF_TEST_MAX_IMAGES=${FERROCAF_TEST_MAX_IMAGES:-4}
 cargo test --release --features fabric --lib
+# Whether puts into attached memory travel as counted puts exactly where the provider has
+# FI_RMA_EVENT (notify_counting checks the counts; this checks the path, in its statistics).
+counted_puts() {
+    local provider=$1 dir want
+    dir=$(mktemp -d)
+    cargo build --release --features fabric --quiet
+    target/release/ferrocaf build gfortran_tests/notify_counting.f90 -o "$dir/nc"
+    want=0
+    if fi_info -p "$provider" -t FI_EP_RDM -c FI_RMA_EVENT >/dev/null 2>&1; then
+        want=1
+    fi
+    if ! (cd "$dir" && FI_PROVIDER=$provider FERROCAF_STATS=1 \
+        timeout 60 mpirun --oversubscribe -n 2 ./nc >out 2>&1); then
+        cat "$dir/out" >&2
+        echo "counted puts over $provider: notify_counting failed" >&2
+        return 1
+    fi
+    if ! grep -q "counted [1-9]" "$dir/out" && [ "$want" = 1 ]; then
+        echo "counted puts over $provider: it has FI_RMA_EVENT but no put was counted" >&2
+        return 1
+    fi
+    if grep -q "counted [1-9]" "$dir/out" && [ "$want" = 0 ]; then
+        echo "counted puts over $provider: counted without FI_RMA_EVENT" >&2
+        return 1
+    fi
+    echo "counted puts over $provider: $([ "$want" = 1 ] && echo used || echo not offered, immediate)"
+    rm -rf "$dir"
+}
 for provider in ${FERROCAF_FABRIC_PROVIDERS:-tcp shm}; do
     echo "== fabric transport, FI_PROVIDER=$provider"
+    counted_puts "$provider"
     FI_PROVIDER=$provider FERROCAF_TEST_LAUNCHER="mpirun --oversubscribe -n {n}" \
         cargo test --release --features fabric --test gfortran -- "$@"
 done

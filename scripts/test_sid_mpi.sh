@@ -14,14 +14,35 @@
 #   scripts/test_sid_mpi.sh 16 -- accessor     only gfortran 16, tests whose name has `accessor`
 #   scripts/test_sid_mpi.sh --mpich 15 16      under MPICH, the one-sided pass
 #   FERROCAF_SID_MPI_PASSES=shm scripts/test_sid_mpi.sh    only the shared-window pass
+#   scripts/test_sid_mpi.sh --bed [--mpich] 16 -- accessor
+#                                              the images spread over the hosts of the test bed
+#                                              (scripts/testbed.sh with TESTBED_ROOT = the chroot)
+#
+# With --bed, as in scripts/test_testbed.sh: TESTBED_HOSTS hosts (default 2; brought up if
+# missing, taken down after unless TESTBED_KEEP=1), images round-robin over them (image k on
+# host ((k-1) mod hosts) + 1, so every job of 2 or more images spans hosts),
+# FERROCAF_TEST_MAX_IMAGES default 4, FERROCAF_HEAP_SIZE=16M in both passes. The test harness
+# runs in the chroot through `testbed.sh chroot`, and its launcher `testbed.sh mpirun` (or
+# `mpiexec`) starts the chroot's MPI in bed1, its daemons in the other hosts chrooted too.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh
 ensure_cargo
+bed=0
+if [ "${1:-}" = "--bed" ]; then
+    bed=1
+    shift
+fi
 mpi="Open MPI" target=target/sid-mpi build=() launcher="mpirun --oversubscribe -n {n}"
 passes="${FERROCAF_SID_MPI_PASSES:-shm rma}"
+if [ "$bed" = 1 ]; then
+    launcher="$PWD/scripts/testbed.sh mpirun --oversubscribe --map-by node -n {n}"
+fi
 if [ "${1:-}" = "--mpich" ]; then
     mpi=MPICH target=target/sid-mpich build=(MPICC=mpicc.mpich) launcher="mpiexec.mpich -n {n}"
+    if [ "$bed" = 1 ]; then
+        launcher="$PWD/scripts/testbed.sh mpiexec -n {n} -ppn 1"
+    fi
     passes="${FERROCAF_SID_MPI_PASSES:-rma}"
     if [ "$passes" != rma ]; then
         echo "error: sid's MPICH has no shared window (one node communicator per process): only the rma pass applies" >&2
@@ -37,9 +58,21 @@ done
 [ $# -gt 0 ] && shift
 [ ${#versions[@]} -gt 0 ] || versions=(15 16)
 scripts/sid.sh ensure
+enter=(scripts/sid.sh run)
+heap=() where=
+if [ "$bed" = 1 ]; then
+    scripts/testbed.sh up "${TESTBED_HOSTS:-2}" >/dev/null
+    if [ "${TESTBED_KEEP:-0}" != 1 ]; then
+        trap 'scripts/testbed.sh down' EXIT
+    fi
+    enter=(env TESTBED_ROOT="$(scripts/sid.sh path)" scripts/testbed.sh chroot)
+    export FERROCAF_TEST_MAX_IMAGES=${FERROCAF_TEST_MAX_IMAGES:-4} FERROCAF_TEST_HOSTS=${TESTBED_HOSTS:-2}
+    # The window between hosts needs no large heap, and the bed's hosts share one /dev/shm.
+    heap=(FERROCAF_HEAP_SIZE=16M) where=" across ${TESTBED_HOSTS:-2} bed hosts"
+fi
 
 inside() {
-    scripts/sid.sh run env PATH="$1:$(dirname "$(command -v cargo)"):/usr/local/bin:/usr/bin:/bin" \
+    "${enter[@]}" env PATH="$1:$(dirname "$(command -v cargo)"):/usr/local/bin:/usr/bin:/bin" \
         HOME="$HOME" CARGO_TARGET_DIR="$target" "${build[@]}" \
         OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 "${@:2}"
 }
@@ -59,14 +92,14 @@ for v in "${versions[@]}"; do
     bin="$(mktemp -d /tmp/ferrocaf-gfortran-$v.XXXXXX)"
     ln -s "/usr/bin/gfortran-$v" "$bin/gfortran"
     for pass in $passes; do
-        echo "=== gfortran $v over $mpi: $pass"
+        echo "=== gfortran $v over $mpi$where: $pass"
         # The heap sizes are test_mpi.sh's (free space in /dev/shm; osc/rdma's window start-up).
         case "$pass" in
             shm) env=(FERROCAF_HEAP_SIZE=256M) ;;
             rma) env=(FERROCAF_MPI_SHM=0 FERROCAF_HEAP_SIZE=16M) ;;
             *) echo "error: unknown pass $pass (shm or rma)" >&2; exit 2 ;;
         esac
-        if ! inside "$bin" env "${env[@]}" FERROCAF_TEST_LAUNCHER="$launcher" \
+        if ! inside "$bin" env "${env[@]}" "${heap[@]}" FERROCAF_TEST_LAUNCHER="$launcher" \
             "$exe" "$@"; then
             failed+=("gfortran $v, $pass")
         fi
@@ -77,4 +110,4 @@ if [ ${#failed[@]} -gt 0 ]; then
     printf 'FAILED: %s\n' "${failed[@]}" >&2
     exit 1
 fi
-echo "all passed over $mpi with gfortran ${versions[*]} ($passes)"
+echo "all passed over $mpi$where with gfortran ${versions[*]} ($passes)"

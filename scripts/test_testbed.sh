@@ -56,7 +56,7 @@ if [ "${TESTBED_KEEP:-0}" != 1 ]; then
     trap '"$bed" down' EXIT
 fi
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-export FERROCAF_TEST_MAX_IMAGES=${FERROCAF_TEST_MAX_IMAGES:-4}
+export FERROCAF_TEST_MAX_IMAGES=${FERROCAF_TEST_MAX_IMAGES:-4} FERROCAF_TEST_HOSTS=$hosts
 # The RMA window over TCP needs no large heap, and every rank's shared window lives in the one
 # /dev/shm of this machine.
 export FERROCAF_HEAP_SIZE=16M

@@ -30,16 +30,35 @@
 # (MPICH) `bed<k>:S`; S = $TESTBED_SLOTS (default 2).
 # Needs root, ip(8) and util-linux's unshare/nsenter.
 #
+# TESTBED_ROOT=DIR (e.g. the sid chroot of scripts/sid.sh, for gfortran 15/16 and Open MPI 6)
+# makes every command that enters a host (exec, agent, mpirun, mpiexec) run chrooted in DIR
+# inside the host's namespaces, in the same working directory when DIR has it; DIR must
+# already have what the command needs bound at the same paths (sid.sh binds this repository,
+# /tmp, /dev/shm, /proc). In the command's own mount namespace, /sys (where UCX lists the
+# host's interfaces), the bed's state directory (hostfiles) and the real root (at $OUTSIDE) are
+# bound inside DIR: a launcher or test harness running inside DIR calls this script there,
+# which then goes back to the real root (where ip(8) and the namespaces are) before it does
+# anything. (nsenter into PID 1's root would need no bind, but /proc/1/root is refused from
+# inside a chroot on this machine.)
+#   testbed.sh chroot CMD...     run CMD chrooted in TESTBED_ROOT on this machine (no bed host),
+#                                so that it can call this script: a test harness that starts
+#                                jobs with `testbed.sh mpirun` (scripts/test_sid_mpi.sh --bed)
+#
 # A packet between hosts crosses two veths and the bridge in the kernel's softirq work, which
 # on a busy machine runs in ksoftirqd: a process that polls without ever yielding holds the
 # processor until the scheduler's tick, and every message took 10 ms (Open MPI ping-pong between
 # two hosts: 10 ms one way, 54 us with mpi_yield_when_idle=1; 49 us for a blocking TCP socket).
 set -euo pipefail
+# Launchers and test harnesses call this script with PATHs of their own, often without sbin.
+PATH=$PATH:/usr/local/sbin:/usr/sbin:/sbin
 
 STATE=${TESTBED_STATE:-/run/ferrocaf-testbed}
 BRIDGE=fcbed
 NET=198.18.0
 SELF=$(readlink -f "$0")
+ROOT=${TESTBED_ROOT:-}
+# Where a command run under TESTBED_ROOT sees the real root.
+OUTSIDE=/run/ferrocaf-testbed-outside
 
 die() {
     echo "testbed: $*" >&2
@@ -63,7 +82,10 @@ host_number() {
 enter() {
     local k=$1
     shift
-    exec ip netns exec ferrocaf-bed"$k" nsenter --uts="$STATE/uts$k" -- "$@"
+    if [ -z "$ROOT" ]; then
+        exec ip netns exec ferrocaf-bed"$k" nsenter --uts="$STATE/uts$k" -- "$@"
+    fi
+    exec ip netns exec ferrocaf-bed"$k" nsenter --uts="$STATE/uts$k" -- "$SELF" in-root "$PWD" "$@"
 }
 
 add_host() {
@@ -136,6 +158,34 @@ down() {
     fi
 }
 
+# Runs "$@" chrooted in TESTBED_ROOT, in directory $1 if the root has it (else in /), with /sys,
+# the bed's state directory and the real root ($OUTSIDE) bound inside. The caller is in a mount
+# namespace of its own (`ip netns exec` makes one), so the binds stay in it.
+in_root() {
+    [ -n "$ROOT" ] || die "in-root needs TESTBED_ROOT"
+    [ -x "$ROOT/bin/sh" ] || die "TESTBED_ROOT=$ROOT has no /bin/sh"
+    local dir=$1
+    shift
+    mount --bind /sys "$ROOT/sys"
+    if [ -d "$STATE" ]; then
+        mkdir -p "$ROOT$STATE"
+        mount --bind "$STATE" "$ROOT$STATE"
+    fi
+    mkdir -p "$ROOT$OUTSIDE"
+    mount --rbind / "$ROOT$OUTSIDE"
+    # shellcheck disable=SC2016
+    TESTBED_OUTSIDE=$OUTSIDE exec chroot "$ROOT" /bin/sh -c 'cd "$0" 2>/dev/null || cd /; exec "$@"' \
+        "$dir" "$@"
+}
+
+# The major version of the Open MPI whose mpirun the bed starts (in TESTBED_ROOT if set).
+ompi_major() {
+    local v
+    v=$(${ROOT:+chroot "$ROOT"} mpirun --version 2>/dev/null | sed -n 's/.*(Open MPI) \([0-9]*\).*/\1/p')
+    [ -n "$v" ] || die "no Open MPI mpirun${ROOT:+ in $ROOT}"
+    echo "$v"
+}
+
 agent() {
     while [ $# -gt 0 ] && [ "${1#-}" != "$1" ]; do shift; done
     [ $# -ge 2 ] || die "agent needs a host and a command"
@@ -144,6 +194,12 @@ agent() {
     shift
     enter "$k" sh -c "$*"
 }
+
+# Under TESTBED_ROOT, a launcher or test harness inside the root calls this script there, where
+# neither ip(8) nor the network namespaces are: it goes back to the real root first.
+if [ -n "${TESTBED_OUTSIDE:-}" ] && [ -x "$TESTBED_OUTSIDE$SELF" ]; then
+    exec chroot "$TESTBED_OUTSIDE" env -u TESTBED_OUTSIDE -C "$PWD" "$SELF" "$@"
+fi
 
 verb=${1:-}
 case $verb in
@@ -158,11 +214,21 @@ exec)
 mpirun)
     shift
     k=$(host_number 1)
-    enter "$k" mpirun --hostfile "$STATE/hosts" \
-        --mca plm_rsh_agent "$SELF agent" \
-        --mca oob_tcp_if_include "$NET.0/24" --mca btl_tcp_if_include "$NET.0/24" \
-        --mca mpi_yield_when_idle 1 --mca oob_tcp_keepalive_time 5 \
-        --mca oob_tcp_keepalive_intvl 1 --mca oob_tcp_keepalive_probes 3 "$@"
+    # Open MPI 5 launches through PRRTE, whose parameters for the same settings have other
+    # names (the old ones are refused or warned about). PRRTE also binds each host's ranks
+    # from core 0 up, and the bed's hosts share this machine's cores: every host's first rank
+    # would be on CPU 0.
+    if [ "$(ompi_major)" -ge 5 ]; then
+        launch=(--prtemca plm_ssh_agent "$SELF agent" --prtemca prte_if_include "$NET.0/24"
+            --prtemca prte_keepalive_time 5 --prtemca prte_keepalive_intvl 1
+            --prtemca prte_keepalive_probes 3 --bind-to none)
+    else
+        launch=(--mca plm_rsh_agent "$SELF agent" --mca oob_tcp_if_include "$NET.0/24"
+            --mca oob_tcp_keepalive_time 5 --mca oob_tcp_keepalive_intvl 1
+            --mca oob_tcp_keepalive_probes 3)
+    fi
+    enter "$k" mpirun --hostfile "$STATE/hosts" "${launch[@]}" \
+        --mca btl_tcp_if_include "$NET.0/24" --mca mpi_yield_when_idle 1 "$@"
     ;;
 mpiexec)
     shift
@@ -174,6 +240,15 @@ agent)
     shift
     agent "$@"
     ;;
+chroot)
+    shift
+    [ $# -ge 1 ] || die "chroot needs a command"
+    exec unshare --mount --propagation slave "$SELF" in-root "$PWD" "$@"
+    ;;
+in-root)
+    shift
+    in_root "$@"
+    ;;
 -*) agent "$@" ;;
-*) die "usage: testbed.sh up N | down | exec HOST CMD... | agent HOST CMD... | mpirun ARGS... | mpiexec ARGS..." ;;
+*) die "usage: testbed.sh up N | down | exec HOST CMD... | agent HOST CMD... | mpirun ARGS... | mpiexec ARGS... | chroot CMD..." ;;
 esac

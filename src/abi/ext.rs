@@ -74,9 +74,11 @@ pub unsafe extern "C" fn ferrocaf_event_attach(
     let (lo, hi, _) = unsafe { section(x) };
     // SAFETY: `mode` is null or readable.
     let on_get = !mode.is_null() && unsafe { *mode } == 1;
-    let r = rt
-        .attachment(ev as usize, lo, hi, on_get)
-        .and_then(|a| rt.attachments.attach(a));
+    let r = rt.attachment(ev as usize, lo, hi, on_get).and_then(|a| {
+        rt.attachments.attach(a)?;
+        rt.tp.attach_event(a.slot);
+        Ok(())
+    });
     // SAFETY: forwarded from the caller.
     unsafe { done(r, stat, "event_attach") };
 }

@@ -9,7 +9,9 @@
 //! - `notified`: post = a zero-byte notified put with the event's tag; wait = a request on that
 //!   tag through the matching engine.
 //!
-//! Every strategy is also how an attached put notifies its event (`engine/attach.rs`).
+//! Every strategy is also how an attached put notifies its event (`engine/attach.rs`). Where
+//! the transport counts puts (`Transport::put_counted`), posts of its counted event also
+//! arrive as counted puts: waits and queries add them to the strategy's own count.
 
 use super::notify::{Filter, Notifier};
 use super::stats::{Counter, WaitKind};
@@ -142,15 +144,20 @@ impl Events<'_> {
                 let (posts, consumed) = unsafe { counters(addr) };
                 // Only this image writes `consumed`.
                 let done = consumed.load(Ordering::Relaxed);
-                let ready = || posts.load(Ordering::Acquire).wrapping_sub(done) >= need;
+                let counted = || tp.counted(slot).unwrap_or(0);
+                let ready = || posts.load(Ordering::Acquire).wrapping_sub(done) + counted() >= need;
                 self.w.block_ready(ready, || check_others(tp, self.team))?;
-                consumed.store(done.wrapping_add(need), Ordering::Relaxed);
+                let c = counted().min(need);
+                tp.take_counted(slot, c);
+                consumed.store(done.wrapping_add(need - c), Ordering::Relaxed);
                 Ok(())
             }
-            Strategy::P2p => {
-                let took = || self.notifier.matcher(tp).take(filter(slot), need, true).0 == need;
-                self.w.block_ready(took, || check_others(tp, self.team))
-            }
+            Strategy::P2p => self
+                .w
+                .block_ready(|| self.take(slot, need), || check_others(tp, self.team)),
+            Strategy::Notified if tp.counted(slot).is_some() => self
+                .w
+                .block_ready(|| self.take(slot, need), || check_others(tp, self.team)),
             Strategy::Notified => {
                 let id = self.notifier.matcher(tp).init(filter(slot), need)?;
                 self.notifier.matcher(tp).start(id)?;
@@ -165,17 +172,32 @@ impl Events<'_> {
         }
     }
 
+    /// Takes `need` posts of this image's event at `slot` from the counted puts and the
+    /// arrived notifications together, or none if fewer have arrived; whether it did.
+    fn take(&self, slot: usize, need: u64) -> bool {
+        let tp = self.tp;
+        let counted = tp.counted(slot).unwrap_or(0).min(need);
+        let rest = need - counted;
+        if rest > 0 && self.notifier.matcher(tp).take(filter(slot), rest, true).0 < rest {
+            return false;
+        }
+        tp.take_counted(slot, counted);
+        true
+    }
+
     /// The count of this image's event at `slot` (EVENT_QUERY's EVENT is never coindexed).
     pub fn query(&self, image: usize, slot: usize) -> u64 {
-        match self.strategy {
-            Strategy::Atomic => {
-                let load = |at| self.tp.fetch_op(image, at, 8, AtomicOp::Load, 0);
-                load(slot).wrapping_sub(load(slot + CONSUMED))
+        let counted = self.tp.counted(slot).unwrap_or(0);
+        counted
+            + match self.strategy {
+                Strategy::Atomic => {
+                    let load = |at| self.tp.fetch_op(image, at, 8, AtomicOp::Load, 0);
+                    load(slot).wrapping_sub(load(slot + CONSUMED))
+                }
+                Strategy::P2p | Strategy::Notified => {
+                    self.notifier.matcher(self.tp).count(filter(slot))
+                }
             }
-            Strategy::P2p | Strategy::Notified => {
-                self.notifier.matcher(self.tp).count(filter(slot))
-            }
-        }
     }
 }
 

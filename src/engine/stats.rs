@@ -24,10 +24,12 @@ pub enum Counter {
     EventsPosted,
     /// Event posts consumed by EVENT WAIT.
     EventsWaited,
+    /// Of the events posted, those posted by counted puts (`Transport::put_counted`).
+    EventsCounted,
 }
 
 /// Number of [`Counter`]s.
-const COUNTERS: usize = 7;
+const COUNTERS: usize = 8;
 
 /// What a blocking wait is for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -133,13 +135,14 @@ impl Stats {
         use Counter::*;
         let mut s = format!(
             "ferrocaf stats: image {image}: puts {} gets {} bytes {} notifications sent {} \
-             received {} events posted {} waited {} wait ms:",
+             received {} events posted {} counted {} waited {} wait ms:",
             self.get(Puts),
             self.get(Gets),
             self.get(Bytes),
             self.get(NotifySent),
             self.get(NotifyReceived),
             self.get(EventsPosted),
+            self.get(EventsCounted),
             self.get(EventsWaited),
         );
         for (name, ns) in KINDS.iter().zip(&self.wait_ns) {
@@ -169,7 +172,8 @@ mod tests {
         assert!(on
             .line(2)
             .starts_with("ferrocaf stats: image 2: puts 1 gets 1 bytes 24 "));
-        assert!(on.line(2).contains("events posted 0 waited 3 "));
+        on.add(Counter::EventsCounted, 2);
+        assert!(on.line(2).contains("events posted 0 counted 2 waited 3 "));
     }
 
     #[test]

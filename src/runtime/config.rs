@@ -22,7 +22,7 @@ pub const VARIABLES: &[(&str, &str)] = &[
     ("FERROCAF_CPUS", "CPUs the images share, which choose the barrier and small-collective algorithms and the spin default (default: CPUs available)"),
     ("FERROCAF_EVENTS", "how EVENT POST/WAIT work: atomic (counter), p2p (eager messages) or notified (matching engine); default atomic"),
     ("FERROCAF_TRANSPORT", "shm (one machine, the default), mpi (default when started by an MPI launcher; needs the `mpi` feature) or fabric (libfabric under a PMIx launcher; needs the `fabric` feature)"),
-    ("FERROCAF_FABRIC_NOTIFY", "over fabric: native (a notified put is one fi_writedata, the default) or emulated (put, wait for its completion, then a notification message)"),
+    ("FERROCAF_FABRIC_NOTIFY", "over fabric: counting (the default: puts into memory attached to the first attached event are counted puts where the provider has FI_RMA_EVENT, other notified puts as immediate), immediate (a notified put is one fi_writedata) or emulated (put, wait for its completion, then a notification message)"),
     ("FERROCAF_MPI_SHM", "0 = over MPI, reach on-node images through RMA too instead of a shared-memory window (default 1)"),
     ("FERROCAF_STATS", "1: each image prints its statistics (puts, gets, bytes, notifications, events, wait times) at the end; default 0"),
     ("FERROCAF_CACHE_SIZE", "size limit of the build cache of `ferrocaf run prog.f90`; least recently used builds are removed beyond it (default 1G)"),
@@ -150,15 +150,17 @@ pub fn mpi_shm() -> Result<bool, ConfigError> {
     Ok(read("FERROCAF_MPI_SHM", parse)?.unwrap_or(true))
 }
 
-/// Whether the fabric transport's notified puts take the emulated three-step path
-/// (FERROCAF_FABRIC_NOTIFY=emulated) instead of one `fi_writedata` (native, the default).
-pub fn fabric_emulated() -> Result<bool, ConfigError> {
-    let parse = |v: &str, t: &str| match t.trim() {
-        "native" => Ok(false),
-        "emulated" => Ok(true),
-        _ => Err(ConfigError(format!("{v}={t:?} must be native or emulated"))),
+/// How the fabric transport's notified and attached puts travel (FERROCAF_FABRIC_NOTIFY):
+/// counting (the default), immediate or emulated.
+#[cfg(feature = "fabric")]
+pub fn fabric_notify() -> Result<crate::transport::fabric::NotifyPath, ConfigError> {
+    use crate::transport::fabric::NotifyPath;
+    let parse = |v: &str, t: &str| {
+        NotifyPath::parse(t).ok_or_else(|| {
+            ConfigError(format!("{v}={t:?} must be counting, immediate or emulated"))
+        })
     };
-    Ok(read("FERROCAF_FABRIC_NOTIFY", parse)?.unwrap_or(false))
+    Ok(read("FERROCAF_FABRIC_NOTIFY", parse)?.unwrap_or(NotifyPath::Counting))
 }
 
 /// CPUs the images share (FERROCAF_CPUS, default: the CPUs this process may use). Teams

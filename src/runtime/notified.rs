@@ -85,11 +85,15 @@ impl Runtime {
             })
     }
 
-    /// An attached put as one notified put (the Notified Access paper's one network
-    /// transaction): `n` contiguous bytes from local address `src` to `(image, offset)`, when
-    /// they hit exactly one attached event and events are notifications (`p2p`, `notified`),
-    /// through [`Transport::put_notified`](crate::transport::Transport::put_notified). `None`,
-    /// having done nothing, when that does not apply: the caller puts, then posts.
+    /// An attached put as one network transaction: `n` contiguous bytes from local address
+    /// `src` to `(image, offset)`, when they hit exactly one attached event, as a counted put
+    /// if that is the transport's counted event ([`Transport::put_counted`], any event
+    /// strategy), else as a notified put when events are notifications (`p2p`, `notified`;
+    /// [`Transport::put_notified`]). `None`, having done nothing, when neither applies: the
+    /// caller puts, then posts.
+    ///
+    /// [`Transport::put_counted`]: crate::transport::Transport::put_counted
+    /// [`Transport::put_notified`]: crate::transport::Transport::put_notified
     pub fn put_posting(
         &self,
         image: usize,
@@ -97,16 +101,22 @@ impl Runtime {
         src: usize,
         n: usize,
     ) -> Option<CafResult<()>> {
-        if !self.attachments.any() || self.event_strategy == Strategy::Atomic {
+        if !self.attachments.any() {
             return None;
         }
         let slot = self.attachments.single_hit(offset, offset + n)?;
         if let Err(e) = check_alive(self.tp, image) {
             return Some(Err(e));
         }
-        if !self
-            .tp
-            .put_notified(image, offset, src, n, EVENT_TAG | slot as u64)
+        if self.tp.put_counted(image, offset, src, n, slot) {
+            self.stats.add(Counter::EventsPosted, 1);
+            self.stats.add(Counter::EventsCounted, 1);
+            return Some(Ok(()));
+        }
+        if self.event_strategy == Strategy::Atomic
+            || !self
+                .tp
+                .put_notified(image, offset, src, n, EVENT_TAG | slot as u64)
         {
             return None;
         }

@@ -4,17 +4,14 @@
 use super::start::{build, fail};
 use super::{config, Runtime};
 use crate::transport::control::Layout;
-use crate::transport::fabric::{Fabric, NotifyPath};
+use crate::transport::fabric::Fabric;
 use crate::transport::Transport;
 
 /// Connects to the launcher, opens the endpoint over a registered segment and builds the
 /// runtime.
 pub(super) fn join() -> Runtime {
     let heap = config::heap_size().unwrap_or_else(|e| fail(e));
-    let path = match config::fabric_emulated().unwrap_or_else(|e| fail(e)) {
-        true => NotifyPath::Emulated,
-        false => NotifyPath::Native,
-    };
+    let path = config::fabric_notify().unwrap_or_else(|e| fail(e));
     let sizes = |n: usize| {
         let ctrl = Layout { n }.size();
         (ctrl, ctrl + 2 * heap)

@@ -128,6 +128,39 @@ pub trait Transport: Send + Sync {
         false
     }
 
+    /// Capability (counting puts): `event_attach` on this image attached memory to the event
+    /// at `slot`. The first event so attached becomes the image's counted event, for its life
+    /// (every image attaches alike, so every image names the same one); later calls change
+    /// nothing. By default nothing is counted.
+    fn attach_event(&self, _slot: usize) {}
+
+    /// Capability (counting puts): copies `n` contiguous bytes from local address `src` to
+    /// `(image, offset)` — memory attached to the counted event `slot` only — and increments
+    /// `image`'s counter of puts into such memory once they are visible there, in one network
+    /// transaction. The put carries no source or tag: the counter counts posts of the counted
+    /// event alone. Returns false, having done nothing, when `slot` is not the counted event or
+    /// the transport cannot count.
+    fn put_counted(
+        &self,
+        _image: usize,
+        _offset: usize,
+        _src: usize,
+        _n: usize,
+        _slot: usize,
+    ) -> bool {
+        false
+    }
+
+    /// Capability (counting puts): posts of this image's event `slot` that arrived as counted
+    /// puts and are not yet taken, or None when `slot` is not the counted event.
+    fn counted(&self, _slot: usize) -> Option<u64> {
+        None
+    }
+
+    /// Capability (counting puts): consumes `k` of the posts [`Transport::counted`] reports
+    /// (at most that many; only this image consumes).
+    fn take_counted(&self, _slot: usize, _k: u64) {}
+
     /// Adds one to the 8-byte counter at `offset` of `image`'s control block and wakes
     /// `image`: a barrier round's or SYNC IMAGES' signal. Only `image` reads such a counter,
     /// by loads in its waits (after [`Transport::progress`] when it cannot wake), and no one

@@ -20,6 +20,9 @@
 //!                               FERROCAF_TEST_LAUNCHER, see launcher.rs)
 //! ! test: requires shared-window  needs on-node images to share memory (skipped under the
 //!                               launcher when FERROCAF_MPI_SHM=0)
+//! ! test: requires mapped-peers needs every image to map every other's memory: as
+//!                               shared-window, and skipped too when FERROCAF_TEST_HOSTS > 1
+//!                               (the images spread over hosts)
 //! ! test: requires rma-only     runs only under the launcher with FERROCAF_MPI_SHM=0
 //! ! test: requires steady-memory  checks that resident memory stays flat (skipped over the
 //!                               fabric transport's tcp provider, see launcher.rs)
@@ -30,6 +33,15 @@
 //! ```
 
 use std::time::Duration;
+
+/// The capabilities `! test: requires` may name (launcher.rs says which runs lack each).
+const CAPABILITIES: [&str; 5] = [
+    "supervisor",
+    "shared-window",
+    "mapped-peers",
+    "rma-only",
+    "steady-memory",
+];
 
 /// The image count a `scalable` program also runs on.
 pub const SCALABLE_IMAGES: usize = 16;
@@ -222,15 +234,11 @@ fn apply(h: &mut Header, directive: &str) -> Result<(), String> {
             h.counts.push((times, text.trim().to_string()));
         }
         "forbid" => h.forbid.push(rest.to_string()),
-        "requires"
-            if ["supervisor", "shared-window", "rma-only", "steady-memory"].contains(&rest) =>
-        {
-            h.requires.push(rest.to_string())
-        }
+        "requires" if CAPABILITIES.contains(&rest) => h.requires.push(rest.to_string()),
         "requires" => {
             return Err(format!(
-                "unknown capability `{rest}` (known: supervisor, shared-window, rma-only, \
-                 steady-memory)"
+                "unknown capability `{rest}` (known: {})",
+                CAPABILITIES.join(", ")
             ))
         }
         "vary" => {

@@ -32,7 +32,10 @@ pub fn max_images() -> Result<Option<usize>, String> {
 /// (its messages about killed images, and an exit with a non-zero STOP code that nobody
 /// reports), which a `launched` (MPI) job lacks; `shared-window`, images on one node sharing
 /// their memory, which a launched job with FERROCAF_MPI_SHM=0 (one-sided RMA only) or over
-/// the fabric transport lacks; `rma-only`, images that do not map each other's memory: only
+/// the fabric transport lacks; `mapped-peers`, every image mapping every other's memory, which
+/// such a job lacks too, and so does one whose images are spread over hosts
+/// (FERROCAF_TEST_HOSTS above 1: scripts/test_testbed.sh, scripts/test_sid_mpi.sh --bed);
+/// `rma-only`, images that do not map each other's memory: only
 /// such a job has it; `steady-memory`, resident memory that stays flat over many operations,
 /// which libfabric 1.17's tcp provider (`tcp;ofi_rxm`) lacks: its processes grow by about 47
 /// bytes per RMA operation, outside the malloc heap (docs/ARCHITECTURE.md, "Fabric transport").
@@ -43,6 +46,7 @@ pub fn missing(capability: &str, launched: bool) -> bool {
     match capability {
         "supervisor" => launched,
         "shared-window" => rma_only,
+        "mapped-peers" => rma_only || (launched && hosts() > 1),
         "rma-only" => !rma_only,
         "steady-memory" => {
             launched
@@ -51,6 +55,15 @@ pub fn missing(capability: &str, launched: bool) -> bool {
         }
         _ => false,
     }
+}
+
+/// FERROCAF_TEST_HOSTS: over how many hosts the launcher spreads the images (1 when unset or
+/// not a number).
+fn hosts() -> usize {
+    std::env::var("FERROCAF_TEST_HOSTS")
+        .ok()
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap_or(1)
 }
 
 /// The command running `exe` on `n` images: directly (the program supervises itself), or

@@ -39,6 +39,9 @@ extern "C" {
         len: usize,
         name: *mut c_void,
         namelen: *mut usize,
+        counting: c_int,
+        cname: *mut c_void,
+        cnamelen: *mut usize,
     ) -> c_int;
     pub(super) fn ff_provider(f: *const Ff) -> *const c_char;
     pub(super) fn ff_key(f: *const Ff) -> u64;
@@ -46,7 +49,15 @@ extern "C" {
     pub(super) fn ff_cq_data_size(f: *const Ff) -> usize;
     pub(super) fn ff_iov_limit(f: *const Ff) -> usize;
     pub(super) fn ff_auto_progress(f: *const Ff) -> c_int;
-    pub(super) fn ff_insert(f: *mut Ff, names: *const c_void, namelen: usize, n: usize) -> c_int;
+    pub(super) fn ff_insert(
+        f: *mut Ff,
+        names: *const c_void,
+        namelen: usize,
+        n: usize,
+        k: usize,
+    ) -> c_int;
+    pub(super) fn ff_counted(f: *mut Ff) -> u64;
+    pub(super) fn ff_count_add(f: *mut Ff) -> c_int;
     pub(super) fn ff_wait(f: *mut Ff) -> c_int;
     pub(super) fn ff_rma(
         f: *mut Ff,
@@ -57,7 +68,7 @@ extern "C" {
         remote: *const RmaIov,
         m: usize,
         data: u64,
-        with_data: c_int,
+        to: c_int,
     ) -> c_int;
     pub(super) fn ff_send(f: *mut Ff, peer: usize, cell: *const c_void) -> c_int;
     pub(super) fn ff_atomics_valid(f: *mut Ff) -> c_int;

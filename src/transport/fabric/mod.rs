@@ -1,7 +1,8 @@
 //! The libfabric transport (feature `fabric`): every image's segment registered once with the
 //! provider, puts and gets as `fi_write`/`fi_read` (strided sections as iov batches), atomics
 //! as `fi_fetch_atomic`/`fi_compare_atomic`, notifications as 64-byte sends, and notified puts
-//! as one `fi_writedata` whose immediate data names the source and the tag.
+//! as one `fi_writedata` whose immediate data names the source and the tag, and puts into
+//! memory attached to the image's counted event as counted puts (`count.rs`).
 //!
 //! Bootstrap through the launcher's PMIx server (`boot.rs`); the provider is the first that
 //! `fi_getinfo` offers for reliable datagram endpoints with RMA, atomics and messages
@@ -17,6 +18,7 @@
 //! calling [`Transport::progress`], which drives the provider and collects arrivals.
 
 mod boot;
+mod count;
 mod ffi;
 mod imm;
 mod pump;
@@ -26,9 +28,11 @@ use super::control::{Header, HEADER};
 use super::wire::{decode, encode, WORDS};
 use super::{AtomicOp, CopyPlan, Full, Layout, Notification, Place, Transport};
 use crate::transport::plan::contiguous;
+use count::Counting;
 pub use ffi::providers;
 use ffi::{check, Ff, Iov};
 use pump::Pump;
+use rma::Mark;
 use std::collections::VecDeque;
 use std::ffi::{c_int, c_void, CStr};
 use std::sync::atomic::{fence, Ordering};
@@ -51,10 +55,27 @@ unsafe impl Send for Ep {}
 /// How notified puts travel (`FERROCAF_FABRIC_NOTIFY`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum NotifyPath {
+    /// As `Immediate`, except that puts into memory attached to the image's counted event
+    /// (the first event attached) are counted puts: one write to the target's counting
+    /// endpoint, whose remote-write counter (FI_RMA_EVENT) is the posts' count. Needs a
+    /// provider with FI_RMA_EVENT, else it is `Immediate`.
+    Counting,
     /// One `fi_writedata`: data and notification in one network transaction.
-    Native,
+    Immediate,
     /// A write, the wait for its completion, then a separate notification message.
     Emulated,
+}
+
+impl NotifyPath {
+    /// Parses `counting`, `immediate` or `emulated`.
+    pub fn parse(s: &str) -> Option<NotifyPath> {
+        match s.trim() {
+            "counting" => Some(NotifyPath::Counting),
+            "immediate" => Some(NotifyPath::Immediate),
+            "emulated" => Some(NotifyPath::Emulated),
+            _ => None,
+        }
+    }
 }
 
 /// The fabric transport of one image.
@@ -73,6 +94,8 @@ pub struct Fabric {
     /// Remote pieces per RMA operation.
     limit: usize,
     path: NotifyPath,
+    /// Counted puts (every image has a counting endpoint), when `path` is `Counting`.
+    count: Counting,
     /// The provider progresses data by itself (FI_PROGRESS_AUTO): no progress thread.
     auto: bool,
     provider: String,
@@ -83,7 +106,8 @@ pub struct Fabric {
 impl Fabric {
     /// Joins the job through PMIx, maps and registers a segment of `sizes(n).1` bytes (the
     /// first `sizes(n).0`, the control block, zero), opens the endpoint and learns every
-    /// image's address; notified puts take `path` (native needs 8 bytes of immediate data).
+    /// image's address; notified puts take `path` (immediate needs 8 bytes of immediate data,
+    /// counting a provider with FI_RMA_EVENT; else the next path down).
     pub fn init(
         sizes: impl Fn(usize) -> (usize, usize),
         path: NotifyPath,
@@ -92,8 +116,9 @@ impl Fabric {
         let seg_len = sizes(n).1;
         let seg = map(seg_len)?;
         let (mut ff, mut name, mut len) = (std::ptr::null_mut(), [0u8; NAME], NAME);
+        let (mut cname, mut clen) = ([0u8; NAME], NAME);
         // SAFETY: `seg` is `seg_len` bytes mapped for the life of the process; the out-pointers
-        // are valid and `name` holds `len` bytes.
+        // are valid and `name` and `cname` hold `len` and `clen` bytes.
         let rc = unsafe {
             ffi::ff_open(
                 &mut ff,
@@ -101,6 +126,9 @@ impl Fabric {
                 seg_len,
                 name.as_mut_ptr().cast(),
                 &mut len,
+                c_int::from(path == NotifyPath::Counting),
+                cname.as_mut_ptr().cast(),
+                &mut clen,
             )
         };
         if rc < 0 {
@@ -133,16 +161,12 @@ impl Fabric {
                 ffi::ff_auto_progress(ff) != 0,
             )
         };
-        let path = if data >= 8 {
-            path
-        } else {
-            NotifyPath::Emulated
-        };
-        let mut card = Vec::with_capacity(24 + NAME);
-        for w in [len as u64, key, seg as u64] {
+        let mut card = Vec::with_capacity(32 + 2 * NAME);
+        for w in [len as u64, key, seg as u64, clen as u64] {
             card.extend_from_slice(&w.to_ne_bytes());
         }
         card.extend_from_slice(&name);
+        card.extend_from_slice(&cname);
         let cards = boot::exchange(&card, n)?;
         let word = |c: &[u8], k: usize| {
             u64::from_ne_bytes(c[8 * k..8 * k + 8].try_into().expect("8 bytes"))
@@ -155,10 +179,25 @@ impl Fabric {
                         .into(),
                 );
             }
-            names.extend_from_slice(&c[24..24 + len]);
+            names.extend_from_slice(&c[32..32 + len]);
         }
-        // SAFETY: `names` holds n names of `len` bytes, in image order.
-        let rc = unsafe { ffi::ff_insert(ff, names.as_ptr().cast(), len, n) };
+        // Counted puts need every image's counting endpoint (all run the same provider and
+        // settings, so all have one or none); its names follow the main endpoints'.
+        let counting = clen > 0 && cards.iter().all(|c| word(c, 3) as usize == clen);
+        if counting {
+            for c in &cards {
+                names.extend_from_slice(&c[32 + NAME..32 + NAME + clen]);
+            }
+        }
+        let k = if counting { 2 * n } else { n };
+        let path = match path {
+            NotifyPath::Counting if counting => NotifyPath::Counting,
+            NotifyPath::Counting | NotifyPath::Immediate if data >= 8 => NotifyPath::Immediate,
+            _ => NotifyPath::Emulated,
+        };
+        // SAFETY: `names` holds k names of `len` bytes (a counting endpoint's name has the
+        // main endpoint's length: same provider), in image order.
+        let rc = unsafe { ffi::ff_insert(ff, names.as_ptr().cast(), len, n, k) };
         if rc < 0 {
             return Err(format!("fi_av_insert failed: {}", ffi::strerror(rc)));
         }
@@ -177,6 +216,7 @@ impl Fabric {
             virt,
             limit,
             path,
+            count: Counting::new(path == NotifyPath::Counting),
             auto,
             provider,
             pump: OnceLock::new(),
@@ -233,6 +273,11 @@ impl Fabric {
     /// Drives the provider and moves every arrival (messages, immediate data of notified
     /// puts) from the completion queue to `ep.arrived`.
     fn collect(&self, ep: &mut Ep) {
+        if self.count.on() {
+            // Reading the counter progresses the counting endpoint (puts into this image).
+            // SAFETY: an open endpoint.
+            unsafe { ffi::ff_counted(ep.ff) };
+        }
         loop {
             let (mut cell, mut data) = ([0u64; WORDS], 0u64);
             // SAFETY: an open endpoint; `cell` holds the 64 bytes a message fills.
@@ -447,17 +492,38 @@ impl Transport for Fabric {
         let l = [Iov { base: src, len: n }];
         let r = [self.piece(image, offset, n)];
         match self.path {
-            NotifyPath::Native => {
-                self.post(&mut ep, true, image, &l, &r, Some(data));
+            NotifyPath::Counting | NotifyPath::Immediate => {
+                self.post(&mut ep, true, image, &l, &r, Mark::Data(data));
                 self.wait(&mut ep);
             }
             NotifyPath::Emulated => {
-                self.post(&mut ep, true, image, &l, &r, None);
+                self.post(&mut ep, true, image, &l, &r, Mark::Plain);
                 self.wait(&mut ep);
                 self.send(&mut ep, image, &imm::decode(data));
             }
         }
         true
+    }
+
+    fn attach_event(&self, slot: usize) {
+        self.count.attach(slot);
+    }
+
+    /// One `fi_write` to the target's counting endpoint.
+    fn put_counted(&self, image: usize, offset: usize, src: usize, n: usize, slot: usize) -> bool {
+        self.counted_put(image, offset, src, n, slot)
+    }
+
+    fn counted(&self, slot: usize) -> Option<u64> {
+        self.count
+            .is(slot)
+            .then(|| self.count.available(self.arrived_count()))
+    }
+
+    fn take_counted(&self, slot: usize, k: u64) {
+        if self.count.is(slot) {
+            self.count.take(k);
+        }
     }
 
     fn can_wake(&self) -> bool {

@@ -9,9 +9,21 @@ use crate::transport::plan::contiguous;
 use crate::transport::{CopyPlan, Layout};
 use std::ffi::c_int;
 
+/// What a write announces at its target.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum Mark {
+    /// Nothing: a plain put.
+    Plain,
+    /// Immediate data in the target's receive completion queue (a notified put).
+    Data(u64),
+    /// One increment of the target's remote-write counter (a counted put, sent to its
+    /// counting endpoint).
+    Count,
+}
+
 impl Fabric {
     /// Posts one RMA operation between local pieces and remote pieces of `image`'s segment
-    /// (the same total), with immediate data `data` for a write.
+    /// (the same total), marked as `mark` says for a write.
     pub(super) fn post(
         &self,
         ep: &mut Ep,
@@ -19,8 +31,13 @@ impl Fabric {
         image: usize,
         local: &[Iov],
         remote: &[RmaIov],
-        data: Option<u64>,
+        mark: Mark,
     ) {
+        let (data, to) = match mark {
+            Mark::Plain => (0, 0),
+            Mark::Data(d) => (d, 1),
+            Mark::Count => (0, 2),
+        };
         // SAFETY: the local pieces are memory of this process, readable for a write and
         // writable for a read until the completion is reaped (every caller waits before
         // returning); the remote pieces lie inside `image`'s registered segment.
@@ -33,8 +50,8 @@ impl Fabric {
                 local.len(),
                 remote.as_ptr(),
                 remote.len(),
-                data.unwrap_or(0),
-                c_int::from(data.is_some()),
+                data,
+                to,
             )
         };
         check(rc, if write { "fi_writemsg" } else { "fi_readmsg" });
@@ -76,7 +93,7 @@ impl Fabric {
                 image,
                 &l,
                 &[self.piece(image, offset, len)],
-                None,
+                Mark::Plain,
             );
             self.wait(&mut ep);
             return;
@@ -125,7 +142,7 @@ impl Fabric {
                 base: buf + done,
                 len,
             }];
-            self.post(&mut ep, write, image, &l, &pieces, None);
+            self.post(&mut ep, write, image, &l, &pieces, Mark::Plain);
             done += len;
         }
         self.wait(&mut ep);

@@ -13,8 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sched.h>
+#include <stdio.h>
 #include <sys/uio.h>
 #include <time.h>
+#include <unistd.h>
 
 /* Bytes of a notification message (one ring cell). */
 #define CELL 64
@@ -38,6 +40,12 @@ struct ff {
 	struct fid_cq *txcq, *rxcq;
 	struct fid_ep *ep;
 	struct fid_mr *mr;
+	/* The counting endpoint (NULL without FI_RMA_EVENT): it receives only counted puts, and
+	 * its counter counts the remote writes into it. */
+	struct fid_ep *cep;
+	struct fid_cq *ccq;
+	struct fid_cntr *cntr;
+	/* Every image's main endpoint, then (with counting) every image's counting endpoint. */
 	fi_addr_t *addrs;
 	size_t n;
 	/* Operations posted and completed on the transmit queue. */
@@ -116,6 +124,25 @@ static void back_off(unsigned *idle)
 	nanosleep(&nap, NULL);
 }
 
+/* Names endpoint k of this process for the shm provider, before it is enabled. shm's default
+ * name is "<pid>:<domain>:<endpoint>", the name of its region in /dev/shm; a process that ends
+ * without closing its endpoint (error termination, a killed test) leaves the region behind,
+ * and a later process given the same pid failed to open its endpoint ("Device or resource
+ * busy"). The start time in the name keeps a reused pid from meeting its predecessor's region.
+ * The name avoids "ferrocaf", which marks the shm transport's segments (the test suite's leak
+ * check looks for those while other programs may run). Other providers keep their own names. */
+static int name_endpoint(struct ff *f, struct fid_ep *ep, int k)
+{
+	if (strcmp(f->info->fabric_attr->prov_name, "shm"))
+		return 0;
+	struct timespec t;
+	clock_gettime(CLOCK_REALTIME, &t);
+	char name[64];
+	snprintf(name, sizeof name, "fcaf-fi-%ld-%llx-%d", (long)getpid(),
+		 (unsigned long long)t.tv_sec * 1000000000ull + (unsigned long long)t.tv_nsec, k);
+	return fi_setname(&ep->fid, name, strlen(name) + 1);
+}
+
 /* Reads transmit completions; returns how many or a negative error. */
 static int reap(struct ff *f)
 {
@@ -150,9 +177,60 @@ static int post_slot(struct ff *f, size_t i)
 	return rc;
 }
 
+/* Replaces f->info by the same provider's offer with FI_RMA_EVENT (remote writes counted), if
+ * it has one whose memory regions are not bound to one endpoint; returns whether it did. */
+static int want_rma_event(struct ff *f)
+{
+	struct fi_info *h = hints(), *list = NULL;
+	if (!h)
+		return 0;
+	h->caps |= FI_RMA_EVENT;
+	h->fabric_attr->prov_name = strdup(f->info->fabric_attr->prov_name);
+	int rc = fi_getinfo(FI_VERSION(1, 17), NULL, NULL, 0, h, &list);
+	fi_freeinfo(h);
+	if (rc)
+		return 0;
+	if (list->domain_attr->mr_mode & FI_MR_ENDPOINT) {
+		fi_freeinfo(list);
+		return 0;
+	}
+	fi_freeinfo(f->info);
+	f->info = list;
+	return 1;
+}
+
+/* Opens the counting endpoint: bound to the address vector, a completion queue that never
+ * sees an entry and a counter of the remote writes into it; its name goes to cname. */
+static int open_counting(struct ff *f, void *cname, size_t *cnamelen)
+{
+	int rc;
+	struct fi_cq_attr cq = {.format = FI_CQ_FORMAT_CONTEXT, .wait_obj = FI_WAIT_NONE};
+	struct fi_cntr_attr ct = {.events = FI_CNTR_EVENTS_COMP, .wait_obj = FI_WAIT_NONE};
+	if ((rc = fi_cq_open(f->domain, &cq, &f->ccq, NULL)))
+		return rc;
+	if ((rc = fi_cntr_open(f->domain, &ct, &f->cntr, NULL)))
+		return rc;
+	if ((rc = fi_endpoint(f->domain, f->info, &f->cep, NULL)))
+		return rc;
+	if ((rc = name_endpoint(f, f->cep, 1)))
+		return rc;
+	if ((rc = fi_ep_bind(f->cep, &f->av->fid, 0)))
+		return rc;
+	if ((rc = fi_ep_bind(f->cep, &f->ccq->fid, FI_TRANSMIT | FI_RECV)))
+		return rc;
+	if ((rc = fi_ep_bind(f->cep, &f->cntr->fid, FI_REMOTE_WRITE)))
+		return rc;
+	if ((rc = fi_enable(f->cep)))
+		return rc;
+	return fi_getname(&f->cep->fid, cname, cnamelen);
+}
+
 /* Opens the endpoint, registers [seg, seg + len) for remote reads, writes and atomics, posts
- * the notification receives and writes the endpoint's name (at most *namelen bytes). */
-int ff_open(struct ff **out, void *seg, size_t len, void *name, size_t *namelen)
+ * the notification receives and writes the endpoint's name (at most *namelen bytes). With
+ * `counting`, and a provider offering FI_RMA_EVENT, also opens the counting endpoint and
+ * writes its name to cname (*cnamelen bytes; 0 without one). */
+int ff_open(struct ff **out, void *seg, size_t len, void *name, size_t *namelen, int counting,
+	    void *cname, size_t *cnamelen)
 {
 	struct ff *f = calloc(1, sizeof *f);
 	struct fi_info *h = hints();
@@ -164,6 +242,7 @@ int ff_open(struct ff **out, void *seg, size_t len, void *name, size_t *namelen)
 	fi_freeinfo(h);
 	if (rc)
 		return rc;
+	counting = counting && want_rma_event(f);
 	if ((rc = fi_fabric(f->info->fabric_attr, &f->fabric, NULL)))
 		return rc;
 	if ((rc = fi_domain(f->fabric, f->info, &f->domain, NULL)))
@@ -178,6 +257,8 @@ int ff_open(struct ff **out, void *seg, size_t len, void *name, size_t *namelen)
 	if ((rc = fi_av_open(f->domain, &av, &f->av, NULL)))
 		return rc;
 	if ((rc = fi_endpoint(f->domain, f->info, &f->ep, NULL)))
+		return rc;
+	if ((rc = name_endpoint(f, f->ep, 0)))
 		return rc;
 	if ((rc = fi_ep_bind(f->ep, &f->av->fid, 0)))
 		return rc;
@@ -202,6 +283,10 @@ int ff_open(struct ff **out, void *seg, size_t len, void *name, size_t *namelen)
 	for (size_t i = 0; i < SLOTS; i++)
 		if ((rc = post_slot(f, i)))
 			return rc;
+	if (!counting)
+		*cnamelen = 0;
+	else if ((rc = open_counting(f, cname, cnamelen)))
+		return rc;
 	return fi_getname(&f->ep->fid, name, namelen);
 }
 
@@ -233,19 +318,27 @@ int ff_auto_progress(const struct ff *f)
 	return f->info->domain_attr->data_progress == FI_PROGRESS_AUTO;
 }
 
-/* Inserts the n endpoint names (namelen bytes each, image order) into the address vector. */
-int ff_insert(struct ff *f, const void *names, size_t namelen, size_t n)
+/* Inserts the k endpoint names (namelen bytes each: the n images' main endpoints in image
+ * order, then with counting their counting endpoints) into the address vector. */
+int ff_insert(struct ff *f, const void *names, size_t namelen, size_t n, size_t k)
 {
 	(void)namelen;
-	f->addrs = calloc(n, sizeof *f->addrs);
+	f->addrs = calloc(k, sizeof *f->addrs);
 	if (!f->addrs)
 		return -FI_ENOMEM;
 	f->n = n;
-	int rc = fi_av_insert(f->av, names, n, f->addrs, 0, NULL);
+	int rc = fi_av_insert(f->av, names, k, f->addrs, 0, NULL);
 	if (rc < 0)
 		return rc;
-	return rc == (int)n ? 0 : -FI_EADDRNOTAVAIL;
+	return rc == (int)k ? 0 : -FI_EADDRNOTAVAIL;
 }
+
+/* Remote writes into this image's counting endpoint so far, plus ff_count_add's (0 without
+ * one). Reading the counter also progresses the counting endpoint. */
+uint64_t ff_counted(struct ff *f) { return f->cntr ? fi_cntr_read(f->cntr) : 0; }
+
+/* Adds one to this image's own counter (a counted put into its own memory). */
+int ff_count_add(struct ff *f) { return fi_cntr_add(f->cntr, 1); }
 
 /* Reads one receive completion: 1 with a notification cell copied to `cell` (its buffer
  * posted again), 2 with a write's immediate data in *data, 0 when none is there. */
@@ -275,11 +368,14 @@ static int read_rx(struct ff *f, void *cell, uint64_t *data)
 	return 0;
 }
 
-/* Moves every arrival in the receive queue to the stash (reposting the message buffers): a
- * process that waits for its own sends must keep receiving, or two processes sending to each
- * other with every buffer full would wait for each other for ever. */
+/* Moves every arrival in the receive queue to the stash (reposting the message buffers), and
+ * progresses the counting endpoint: a process that waits for its own operations must keep
+ * receiving, or two processes sending to each other with every buffer full (or counting puts
+ * into each other) would wait for each other for ever. */
 static int stash_rx(struct ff *f)
 {
+	if (f->cntr)
+		fi_cntr_read(f->cntr);
 	for (;;) {
 		if (f->stash_len == f->stash_cap) {
 			size_t cap = f->stash_cap ? 2 * f->stash_cap : 64;
@@ -349,18 +445,19 @@ int ff_wait(struct ff *f)
 	} while (0)
 
 /* One write (write != 0) or read between n local (addr, len) pieces and m remote (addr, len)
- * pieces of image `peer`'s region (key), both sides the same total. With `with_data`, the
- * write's immediate `data` arrives in the target's receive completion queue. Posted, not
+ * pieces of image `peer`'s region (key), both sides the same total. With `to` = 1, the
+ * write's immediate `data` arrives in the target's receive completion queue; with `to` = 2
+ * the write goes to the target's counting endpoint, whose counter it increments. Posted, not
  * waited for. */
 int ff_rma(struct ff *f, int write, size_t peer, const struct iovec *local, size_t n,
-	   const struct fi_rma_iov *remote, size_t m, uint64_t data, int with_data)
+	   const struct fi_rma_iov *remote, size_t m, uint64_t data, int to)
 {
-	uint64_t flags = with_data ? FI_REMOTE_CQ_DATA : 0;
+	uint64_t flags = to == 1 ? FI_REMOTE_CQ_DATA : 0;
 	struct fi_msg_rma msg = {
 		.msg_iov = local,
 		.desc = NULL,
 		.iov_count = n,
-		.addr = f->addrs[peer],
+		.addr = f->addrs[to == 2 ? f->n + peer : peer],
 		.rma_iov = remote,
 		.rma_iov_count = m,
 		.context = NULL,
@@ -429,6 +526,12 @@ void ff_close(struct ff *f)
 {
 	if (f->ep)
 		fi_close(&f->ep->fid);
+	if (f->cep)
+		fi_close(&f->cep->fid);
+	if (f->cntr)
+		fi_close(&f->cntr->fid);
+	if (f->ccq)
+		fi_close(&f->ccq->fid);
 	if (f->mr)
 		fi_close(&f->mr->fid);
 	if (f->av)

@@ -71,7 +71,7 @@ impl World {
     /// segment at one address in every process of the node (`symmetric.rs`).
     pub fn init(sizes: impl Fn(usize) -> (usize, usize), shm: bool) -> Result<World, String> {
         let (mut provided, mut rank, mut size) = (0, 0, 0);
-        super::osc::choose();
+        super::osc::choose(&library());
         let level = thread_level();
         // SAFETY: MPI may be initialised with null argc/argv; the out-pointers are valid.
         unsafe {
