@@ -4,7 +4,7 @@ use super::team::Team;
 use crate::error::{CafError, CafResult};
 use crate::transport::control::{status, Header, Layout, Published, HEADER};
 use crate::transport::{AtomicOp, Transport};
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 
 /// Offset of [`crate::transport::control::Header::status`] in a segment.
 pub const STATUS: usize = HEADER + 8;
@@ -32,9 +32,24 @@ pub fn announce(tp: &dyn Transport) {
     }
 }
 
-/// Reads the status word of initial-team image `image`.
+/// Whether a status word read by this image ([`of`]) has shown a terminated image.
+static SEEN: AtomicBool = AtomicBool::new(false);
+
+/// Reads the status word of initial-team image `image` (and remembers a termination seen).
 pub fn of(tp: &dyn Transport, image: usize) -> u32 {
-    tp.fetch_op(image, STATUS, 4, AtomicOp::Load, 0) as u32
+    let s = tp.fetch_op(image, STATUS, 4, AtomicOp::Load, 0) as u32;
+    if s != status::RUNNING {
+        SEEN.store(true, Ordering::Relaxed);
+    }
+    s
+}
+
+/// Whether this image knows of a terminated image: one was announced to it ([`news`]), or a
+/// status word it read ([`of`]: IMAGE_STATUS, STOPPED_IMAGES, a statement's check) said so.
+/// A local load and a process flag; false means every status word still reads running as far
+/// as this image can tell without asking.
+pub fn termination_known(tp: &dyn Transport) -> bool {
+    news(tp) != 0 || SEEN.load(Ordering::Relaxed)
 }
 
 /// `Err` if `image` has stopped or failed, for operations that need it running. No remote

@@ -2,8 +2,8 @@
 //! target RMA in one `MPI_Win_lock_all` epoch, completion by `MPI_Win_flush`.
 //!
 //! Memory model. The windows are opened once and never closed until the end, so every access
-//! is in a passive-target epoch. Remote data moves with `MPI_Put`/`MPI_Get` and is complete at
-//! the target when `copy` returns (`MPI_Win_flush`). Every read-modify-write of a control word,
+//! is in a passive-target epoch. Remote data moves with `MPI_Put`/`MPI_Rget` and is complete
+//! when `copy` returns (`MPI_Win_flush`; a get waits for its request first, yielding). Every read-modify-write of a control word,
 //! by any image including its owner, goes through `MPI_Fetch_and_op`/`MPI_Compare_and_swap`,
 //! so all atomics on a word are MPI atomics (MPI guarantees atomicity only among those) —
 //! except when this node's shared window holds every image: then every image maps every
@@ -149,8 +149,11 @@ impl Mpi {
         (self.w.shift[image] + offset) as m::MPI_Aint
     }
 
-    /// One `MPI_Put` (`put`) or `MPI_Get` between local memory at `local` and `image`'s segment
-    /// at `offset`, each side one datatype, completed by `MPI_Win_flush`.
+    /// One `MPI_Put` (`put`) or `MPI_Rget` between local memory at `local` and `image`'s
+    /// segment at `offset`, each side one datatype, completed by `MPI_Win_flush`; a get first
+    /// waits for its request in [`complete`], which yields, so that the flush finds it done.
+    /// (The request alone is not enough under MPICH 4.0.2: strided gets between test-bed
+    /// hosts read stale data, `vector_subscripts` and `component_chase` failed.)
     fn rma(&self, put: bool, local: usize, image: usize, offset: usize, plan: &CopyPlan) {
         let n = plan.count();
         let bcast = (plan.src.count() == 1 && n > 1).then_some(n);
@@ -170,15 +173,39 @@ impl Mpi {
                     origin, o.count, o.raw, rank, disp, t.count, t.raw, self.w.win,
                 );
                 check(r, "MPI_Put");
+                check(m::MPI_Win_flush(rank, self.w.win), "MPI_Win_flush");
             } else {
                 let origin = local as *mut c_void;
-                let r = m::MPI_Get(
-                    origin, o.count, o.raw, rank, disp, t.count, t.raw, self.w.win,
+                let mut req = world::null_handle();
+                let r = m::MPI_Rget(
+                    origin, o.count, o.raw, rank, disp, t.count, t.raw, self.w.win, &mut req,
                 );
-                check(r, "MPI_Get");
+                check(r, "MPI_Rget");
+                complete(req);
+                check(m::MPI_Win_flush(rank, self.w.win), "MPI_Win_flush");
             }
-            check(m::MPI_Win_flush(rank, self.w.win), "MPI_Win_flush");
         }
+    }
+}
+
+/// Waits for request `req` (an `MPI_Rget`) with `MPI_Test`, yielding the processor after
+/// each test that finds it pending. MPICH's `MPI_Win_flush` polls without ever yielding: on a
+/// busy machine the origin held its core while the target, which must enter MPI to serve the
+/// get (MPICH active messages, Open MPI's osc/pt2pt), waited for it; stress_alloc's gets between
+/// test-bed hosts took 3-5 ms each under MPICH.
+fn complete(mut req: m::MPI_Request) {
+    loop {
+        let mut done = 0;
+        // SAFETY: `req` is an active request of this process, completed (and freed by MPI)
+        // at most once: the loop ends when MPI_Test reports it done.
+        check(
+            unsafe { m::MPI_Test(&mut req, &mut done, m::RSMPI_STATUS_IGNORE) },
+            "MPI_Test",
+        );
+        if done != 0 {
+            return;
+        }
+        std::thread::yield_now();
     }
 }
 
