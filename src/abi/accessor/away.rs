@@ -60,7 +60,11 @@ fn call(rt: &Runtime, image: usize, request: &Request) -> CafResult<Vec<u8>> {
         )));
     }
     let calls = rt.tp.owner_calls().ok_or_else(|| {
-        CafError::InvalidArgument("this transport cannot run accessors on the owner".into())
+        CafError::InvalidArgument(format!(
+            "image {} is not mapped here and this transport cannot run a GCC 15+ accessor on \
+             its owner (gfortran 15/16 programs across nodes: FERROCAF_TRANSPORT=mpi)",
+            image + 1
+        ))
     })?;
     let mut gone = || check_failed(rt.tp, image).is_err();
     let reply = calls
