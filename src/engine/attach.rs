@@ -22,6 +22,17 @@ pub struct Attachment {
 }
 
 impl Attachment {
+    /// An attachment of `[start, end)` to the event at `slot` that puts alone post (tests).
+    #[cfg(test)]
+    pub(crate) fn put_only(start: usize, end: usize, slot: usize) -> Attachment {
+        Attachment {
+            start,
+            end,
+            slot,
+            on_get: false,
+        }
+    }
+
     fn notifies(&self, lo: usize, hi: usize, is_get: bool) -> bool {
         self.start < hi && lo < self.end && (!is_get || self.on_get)
     }
@@ -247,12 +258,7 @@ mod tests {
     }
 
     fn at(start: usize, end: usize, slot: usize) -> Attachment {
-        Attachment {
-            start,
-            end,
-            slot,
-            on_get: false,
-        }
+        Attachment::put_only(start, end, slot)
     }
 
     #[test]

@@ -129,12 +129,7 @@ mod tests {
     use super::*;
 
     fn at(start: usize, end: usize, slot: usize) -> Attachment {
-        Attachment {
-            start,
-            end,
-            slot,
-            on_get: false,
-        }
+        Attachment::put_only(start, end, slot)
     }
 
     #[test]
