@@ -72,34 +72,42 @@ fn count(bytes: &[u8]) -> i32 {
 /// Serves every request that has arrived for this image (none until the layer above has
 /// registered its server).
 pub(super) fn serve(w: &World) {
+    while serve_one(w) {}
+}
+
+/// Serves one request if one has arrived for this image (and the layer above has registered
+/// its server); false if none was served. A probe that finds nothing enters MPI's progress
+/// engine, one that finds a request need not.
+pub(super) fn serve_one(w: &World) -> bool {
     let Some(server) = owner::server() else {
-        return;
+        return false;
     };
     // SAFETY: a constant of the bindings, valid after MPI_Init.
     let any = unsafe { m::RSMPI_ANY_SOURCE };
-    while let Some((source, msg)) = receive(w, any, REQUEST) {
-        let Some((tag, request)) = msg.split_first_chunk::<4>().filter(|_| msg.len() >= PREFIX)
-        else {
-            continue;
-        };
-        let tag = i32::from_ne_bytes(*tag);
-        let reply = server(source, &request[PREFIX - 4..]);
-        // SAFETY: `reply` holds `count` bytes; the communicator is valid until finalize. The
-        // caller waits for this reply, probing, so a long one cannot block for good.
-        unsafe {
-            check(
-                m::MPI_Send(
-                    reply.as_ptr().cast(),
-                    count(&reply),
-                    m::RSMPI_UINT8_T,
-                    source as i32,
-                    tag,
-                    w.comm,
-                ),
-                "MPI_Send",
-            )
-        };
-    }
+    let Some((source, msg)) = receive(w, any, REQUEST) else {
+        return false;
+    };
+    let Some((tag, request)) = msg.split_first_chunk::<4>().filter(|_| msg.len() >= PREFIX) else {
+        return true;
+    };
+    let tag = i32::from_ne_bytes(*tag);
+    let reply = server(source, &request[PREFIX - 4..]);
+    // SAFETY: `reply` holds `count` bytes; the communicator is valid until finalize. The
+    // caller waits for this reply, probing, so a long one cannot block for good.
+    unsafe {
+        check(
+            m::MPI_Send(
+                reply.as_ptr().cast(),
+                count(&reply),
+                m::RSMPI_UINT8_T,
+                source as i32,
+                tag,
+                w.comm,
+            ),
+            "MPI_Send",
+        )
+    };
+    true
 }
 
 /// Sends `request` to `image`, then waits for its reply while serving requests to this image;

@@ -126,6 +126,27 @@ impl Mpi {
         self.w.node_size
     }
 
+    /// Receives the signals and serves the owner-side calls that have arrived, entering MPI's
+    /// progress engine once when nothing else is waiting: one probe of any tag, and a receive
+    /// by tag of what it found (a probe that finds a message does not progress). A
+    /// notification or a reply first in line is left for `drain` or the waiting call: the
+    /// signals and requests behind it are then received by their tags.
+    fn take_messages(&self) {
+        let mut add = |offset| self.add_own(offset);
+        while let Some(tag) = words::first_tag(&self.w) {
+            let taken = match tag {
+                tags::SIGNAL => signal::receive_one(&self.w, &mut add),
+                tags::REQUEST if self.serves => am::serve_one(&self.w),
+                _ => false,
+            };
+            if !taken {
+                signal::receive(&self.w, add);
+                self.serve();
+                return;
+            }
+        }
+    }
+
     /// The address of the atomic word `(image, offset)` when every image maps every segment.
     fn shared_word(&self, image: usize, offset: usize) -> Option<usize> {
         self.all_mapped
@@ -357,15 +378,17 @@ impl Transport for Mpi {
     /// received by `drain` itself, accessors run in the caller), so only every
     /// [`PROGRESS_EVERY`]-th call enters MPI: a probe costs more than a round trip through
     /// shared memory (SYNC ALL of 2 images took 1.3 µs when every poll probed). Otherwise
-    /// the signals' receive loop, which ends with a probe that finds nothing and so enters the
-    /// progress engine, stands for the progress probe: each entry costs a `sched_yield`
-    /// where ranks yield when idle (the test bed), and three per turn made SYNC ALL between
-    /// bed hosts slower than a put under outside load.
+    /// MPI is entered once ([`Mpi::take_messages`]), then a processor fence orders this
+    /// image's following loads: each entry into the progress engine costs a `poll` and a
+    /// `sched_yield` where ranks yield when idle (the test bed), and SYNC ALL between bed hosts
+    /// made 12 of each where `MPI_Barrier` makes 2 while it probed for signals, then for
+    /// requests and called `MPI_Win_sync` (osc/pt2pt's is a progress call). Under
+    /// `MPI_WIN_UNIFIED` a completed update of the window is visible to loads eventually
+    /// without an RMA call (MPI 3.1, 11.4); a wait polls until it sees it.
     fn progress(&self) {
         if !self.all_mapped {
-            signal::receive(&self.w, |offset| self.add_own(offset));
-            self.sync();
-            self.serve();
+            self.take_messages();
+            fence(Ordering::SeqCst);
             return;
         }
         if self
