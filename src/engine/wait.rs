@@ -273,7 +273,8 @@ impl Waiter {
     /// the poll is local, or the bell moved, or [`NAP`] passed since the last poll; then spin
     /// (up to the configured count) or nap. Posters change their word before they alert, so a
     /// change a poll missed moves the bell after it was read. Progress comes first so that the
-    /// loads see every remote update completed before.
+    /// loads see every remote update completed before; a poll that succeeds is followed by
+    /// [`Transport::settle`].
     fn poll_with_naps<T>(
         &self,
         mut poll: impl FnMut() -> Option<CafResult<T>>,
@@ -289,7 +290,7 @@ impl Waiter {
             }
             if due || !remote || since.is_some_and(|t: Instant| t.elapsed() >= NAP) {
                 if let Some(r) = poll() {
-                    self.tp.progress();
+                    self.tp.settle();
                     return r;
                 }
                 if let Some(code) = self.aborting() {

@@ -11,10 +11,11 @@
 //! puts into a shared window, as active messages that wait for the target to enter MPI). An
 //! image waits on words of its own segment with plain loads: under the unified memory model
 //! (`MPI_WIN_UNIFIED`, what Open MPI and MPICH provide on cache-coherent machines) a
-//! completed remote update becomes visible to local loads after `MPI_Win_sync`, which
-//! [`Transport::progress`] calls before every poll and after the last. A poster completes its
-//! data (`flush`) before the atomic that signals it, so a waiter that sees the signal and then
-//! syncs sees the data.
+//! completed remote update becomes visible to local loads eventually, without an RMA call
+//! (MPI 3.1, 11.4), as long as MPI progresses: [`Transport::progress`] enters MPI before every
+//! poll, and it and [`Transport::settle`] (after the last) end with a processor fence
+//! (`MPI_Win_sync` when every image is mapped). A poster completes its data (`flush`) before
+//! the atomic that signals it, so a waiter that sees the signal and then fences sees the data.
 //!
 //! Waking. No process can wake another across nodes (`can_wake` is false), so `ring` does
 //! nothing and waits poll words of their own segment with naps. A wait that reads other
@@ -399,6 +400,17 @@ impl Transport for Mpi {
             note::poke(&self.w);
             self.sync();
             self.serve();
+        }
+    }
+
+    /// Without every image mapped, a processor fence: the poll that succeeded followed a
+    /// progress call, and entering MPI again cost one more `sched_yield` per wait on the bed
+    /// (see [`Transport::progress`]).
+    fn settle(&self) {
+        if self.all_mapped {
+            self.progress();
+        } else {
+            fence(Ordering::SeqCst);
         }
     }
 
