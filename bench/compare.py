@@ -140,6 +140,7 @@ BENCHMARKS = [
     Bench("stencil_events", "stencil_events", kind="app", args=("30",)),
     Bench("stencil_attach", "stencil_attach", kind="app", args=("30",), ext=True),
     Bench("transpose", "transpose", kind="app", args=("5",)),
+    Bench("ft_transpose", ("ft_transpose_put", "ft_transpose_get"), kind="app", args=("5",)),
     Bench("hydro", "hydro", kind="app", args=("50",)),
 ]
 
