@@ -15,7 +15,8 @@
 //! when empty. An uncontended LOCK is one compare-and-swap, an UNLOCK a load and an AND.
 //!
 //! A waiter writes its entry, then counts itself in `state`. As in glibc's mutex, a waiter
-//! that finds the lock held sets the parked bit before it sleeps, and one that takes the lock
+//! that finds the lock held sets the parked bit before it sleeps (only then: while it polls,
+//! the holder's UNLOCK stays the direct one), and one that takes the lock
 //! while others are counted sets it too; an UNLOCK that clears a set parked bit wakes one
 //! waiter, taken in turn from the cursor on (all images of the team when more waiters than
 //! entries are counted). A holder that re-takes the lock before the woken waiter runs pays no
@@ -112,18 +113,28 @@ fn take(tp: &dyn Transport, image: usize, slot: usize, cur: u64, me: u64, park: 
 }
 
 /// A registered waiter's attempt: takes the lock if it is free (setting the parked bit when
-/// other waiters are counted, so that its UNLOCK wakes one), else sets the parked bit so that
-/// the holder's UNLOCK wakes a waiter. Whether it took the lock.
-fn acquire_or_park(tp: &dyn Transport, image: usize, slot: usize, me: u64) -> bool {
-    let cur = load(tp, image, slot);
-    if cur & HOLDER == 0 {
-        return take(tp, image, slot, cur, me, cur / WAITER > 1) == cur;
+/// other waiters are counted, so that its UNLOCK wakes one), else, when it is about to sleep
+/// (`park`), sets the parked bit so that the holder's UNLOCK wakes a waiter. Whether it took
+/// the lock. A waiter that still polls leaves the bit alone: the holder's UNLOCK then stays
+/// the direct one ([`unlock_at`]), with no wake-up to look for.
+fn acquire_or_park(tp: &dyn Transport, image: usize, slot: usize, me: u64, park: bool) -> bool {
+    let mut cur = load(tp, image, slot);
+    loop {
+        // A failed swap is retried against what it found: the last poll before a sleep must
+        // not sleep on a lock that was freed meanwhile (its UNLOCK, finding no parked bit,
+        // wakes nobody).
+        let found = if cur & HOLDER == 0 {
+            take(tp, image, slot, cur, me, cur / WAITER > 1)
+        } else if park && cur & PARKED == 0 {
+            tp.compare_swap(image, slot, 4, cur, cur | PARKED)
+        } else {
+            return false;
+        };
+        if found == cur {
+            return cur & HOLDER == 0;
+        }
+        cur = found;
     }
-    if cur & PARKED == 0 {
-        // A failed swap (the lock was released meanwhile) is seen by the next poll.
-        tp.compare_swap(image, slot, 4, cur, cur | PARKED);
-    }
-    false
 }
 
 /// The failed holder (1 + index) of the lock at `(image, slot)`, if it is held by a failed
@@ -220,11 +231,11 @@ pub fn lock(
     let mut entry = claim_entry(tp, image, slot, me);
     tp.fetch_op(image, slot, 4, AtomicOp::Add, WAITER);
     let (since, mut heir) = (Instant::now(), false);
-    let got = w.block_remote(|| {
+    let got = w.block_lock(|| {
         if heir && load(tp, image, slot) & HOLDER == me {
             return Some(Ok(Got::Lock));
         }
-        if acquire_or_park(tp, image, slot, me) {
+        if acquire_or_park(tp, image, slot, me, w.parking()) {
             return Some(Ok(Got::Lock));
         }
         if let Err(e) = check_alive(tp, image).and(holder_stopped(tp, image, slot)) {
