@@ -37,12 +37,12 @@ const MAX_POLL_NAP: Duration = Duration::from_millis(1);
 /// (transports with a job-wide abort), before aborting the job too.
 const FOLLOW_GRACE: Duration = Duration::from_millis(500);
 
-/// How long a wait polls without yielding while the [`YieldGate`] is closed (outside load),
-/// as long as another image of the job is awake: one running on the other core answers
-/// within microseconds, and a sleep here lets a CPU-bound neighbour take the core.
-const LOADED_SPIN_FOR: Duration = Duration::from_micros(30);
-/// Polls between two checks of the clock and of the other images' sleep count under load.
-const CHECK_EVERY: u32 = 32;
+/// The most polls of a wait before it sleeps while the [`YieldGate`] is closed (outside
+/// load), without yielding: a partner running on the other core at the same time is caught
+/// without a sleep and a wake-up. (An adaptive count, 8-256 polls as glibc's adaptive
+/// mutexes, and an adaptive time, 2 µs-2 ms, were measured against it and showed nothing:
+/// bench/NOTES.md.)
+const LOADED_SPIN: u32 = 256;
 
 /// The most polls of a LOCK's wait before it sleeps ([`Waiter::block_lock`]).
 const LOCK_POLLS: u32 = 100;
@@ -71,10 +71,6 @@ pub struct Waiter {
     spin: u32,
     /// Whether spinning and yielding pay now (no outside load).
     gate: YieldGate,
-    /// The number of the job's other images, when each image has a core: while fewer of
-    /// them sleep (`JobBlock::asleep`), a wait under outside load polls for
-    /// [`LOADED_SPIN_FOR`]. 0 when images outnumber the cores.
-    others: u32,
     /// Whether the current wait's polls are those right before it sleeps ([`Waiter::parking`]).
     parking: AtomicBool,
     /// This image's statistics (wait times are added to them).
@@ -98,11 +94,6 @@ impl Waiter {
             tp,
             spin,
             gate: YieldGate::new(shared),
-            others: if shared {
-                0
-            } else {
-                tp.num_images() as u32 - 1
-            },
             parking: AtomicBool::new(false),
             stats,
         }
@@ -149,8 +140,8 @@ impl Waiter {
 
     /// Calls `poll` until it yields a result. Between polls, spins up to the configured count,
     /// then yields the core for up to [`YIELD_FOR`], then sleeps until the doorbell rings;
-    /// once a yield proved slow (outside load, [`YieldGate`]), it polls without yielding for
-    /// at most [`LOADED_SPIN_FOR`] while another image is awake, then sleeps. If
+    /// once a yield proved slow (outside load, [`YieldGate`]), it polls without yielding at
+    /// most [`LOADED_SPIN`] times (and the configured count), then sleeps. If
     /// another image starts error termination while this one waits, this image ends with that
     /// exit code. With statistics on, the time is added to the current wait kind
     /// ([`Stats::during`]).
@@ -228,7 +219,7 @@ impl Waiter {
     }
 
     /// The phases of a wait over a transport that can wake: polls (spinning and yielding,
-    /// or under outside load spinning while another image is awake; for a `lock`, at most
+    /// or under outside load spinning at most [`LOADED_SPIN`] times; for a `lock`, at most
     /// [`LOCK_POLLS`] when waits spin at all), then sleeps on the doorbell until `poll`
     /// answers.
     fn spin_then_sleep<T>(
@@ -263,53 +254,28 @@ impl Waiter {
                 self.follow_abort(code);
             }
             let mut found = None;
-            if let Some(job) = self.job {
-                job.asleep.fetch_add(1, Ordering::Relaxed);
-            }
             bell.sleep(&OsFutex(NAP), || {
                 found = poll();
                 found.is_some()
             });
-            if let Some(job) = self.job {
-                job.asleep.fetch_sub(1, Ordering::Relaxed);
-            }
             if let Some(r) = found {
                 return r;
             }
         }
     }
 
-    /// The polls of a wait under outside load, without yielding: for at most
-    /// [`LOADED_SPIN_FOR`], and only while another image of the job is awake (asleep, none
-    /// can answer before it is woken and runs; with images outnumbering the cores, or spinning
-    /// configured off, none). Returns `None` when the wait should sleep.
+    /// The polls of a wait under outside load: at most [`LOADED_SPIN`] (and the configured
+    /// count), no yield. Returns `None` when the wait should sleep.
     fn loaded_spin<T>(
         &self,
         poll: &mut impl FnMut() -> Option<CafResult<T>>,
     ) -> Option<CafResult<T>> {
-        if let Some(r) = poll() {
-            return Some(r);
-        }
-        if self.spin == 0 {
-            return None;
-        }
-        let until = Instant::now() + LOADED_SPIN_FOR;
-        while self.other_awake() && Instant::now() < until {
-            for _ in 0..CHECK_EVERY {
+        (0..=self.spin.min(LOADED_SPIN)).find_map(|i| {
+            if i > 0 {
                 std::hint::spin_loop();
-                if let Some(r) = poll() {
-                    return Some(r);
-                }
             }
-        }
-        None
-    }
-
-    /// Whether some other image of the job is awake (running, or runnable), so that polling
-    /// may catch its answer; false without a mapped job block.
-    fn other_awake(&self) -> bool {
-        self.job
-            .is_some_and(|job| job.asleep.load(Ordering::Relaxed) < self.others)
+            poll()
+        })
     }
 
     /// The polling phases of a wait before it sleeps: up to the configured count of spins,

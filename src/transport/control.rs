@@ -72,10 +72,6 @@ pub struct JobBlock {
     /// `abort`: a 4-byte compare-and-swap, where a compare-and-swap of `abort` itself would
     /// take 8 bytes (which Open MPI 4.1 cannot do over shared memory, `transport/mpi/atomics.rs`).
     pub abort_claim: AtomicU32,
-    /// Images sleeping on their doorbell, or woken and not yet running again
-    /// (`engine/wait.rs`): while it is below the number of the other images, one of them may
-    /// be running and about to answer a wait.
-    pub asleep: AtomicU32,
 }
 
 impl JobBlock {
