@@ -362,11 +362,92 @@ pub fn unlock(tp: &dyn Transport, image: usize, slot: usize, team: &Team) -> Caf
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::transport::{CopyPlan, Full, Notification, Place};
     use std::sync::atomic::{AtomicU32, Ordering};
 
     /// A lock slot in this process: `state`, `heir`, `cursor` and the waiter table.
     fn slot() -> Box<[AtomicU32; SLOT / 4]> {
         Box::new(std::array::from_fn(|_| AtomicU32::new(0)))
+    }
+
+    /// One image's view of a lock slot held in this process (offset 0): loads and
+    /// compare-and-swaps on its words; with `release_first`, the holder releases the lock
+    /// right before the next compare-and-swap lands (the race a waiter's last poll can lose).
+    struct OneSlot {
+        words: Box<[AtomicU32; SLOT / 4]>,
+        release_first: std::sync::atomic::AtomicBool,
+    }
+
+    impl OneSlot {
+        fn held_by(holder: u32) -> OneSlot {
+            let s = OneSlot {
+                words: slot(),
+                release_first: Default::default(),
+            };
+            s.words[0].store(holder + WAITER as u32, Ordering::SeqCst);
+            s
+        }
+    }
+
+    impl Transport for OneSlot {
+        fn num_images(&self) -> usize {
+            2
+        }
+        fn this_image(&self) -> usize {
+            0
+        }
+        fn copy(&self, _: Place, _: Place, _: &CopyPlan) {
+            unreachable!("no data moves")
+        }
+        fn fetch_op(&self, _: usize, offset: usize, _: usize, op: AtomicOp, _: u64) -> u64 {
+            assert_eq!(op, AtomicOp::Load);
+            self.words[offset / 4].load(Ordering::SeqCst) as u64
+        }
+        fn compare_swap(&self, _: usize, offset: usize, _: usize, old: u64, new: u64) -> u64 {
+            if self.release_first.swap(false, Ordering::SeqCst) {
+                self.words[0].fetch_and(!(HOLDER as u32), Ordering::SeqCst);
+            }
+            match self.words[offset / 4].compare_exchange(
+                old as u32,
+                new as u32,
+                Ordering::SeqCst,
+                Ordering::SeqCst,
+            ) {
+                Ok(v) | Err(v) => v as u64,
+            }
+        }
+        fn fence(&self) {}
+        fn ring(&self, _: usize) {}
+        fn direct(&self, _: usize, _: usize) -> Option<usize> {
+            None
+        }
+        fn notify(&self, _: usize, _: &Notification) -> Result<(), Full> {
+            unreachable!("no notifications")
+        }
+        fn drain(&self, _: &mut dyn FnMut(Notification)) {}
+    }
+
+    #[test]
+    fn a_polling_waiter_leaves_the_parked_bit_alone_and_a_parking_one_sets_it() {
+        let tp = OneSlot::held_by(2);
+        assert!(!acquire_or_park(&tp, 0, 0, 1, false));
+        assert_eq!(tp.words[0].load(Ordering::SeqCst), WAITER as u32 + 2);
+        assert!(!acquire_or_park(&tp, 0, 0, 1, true));
+        assert_eq!(
+            tp.words[0].load(Ordering::SeqCst),
+            (WAITER | PARKED) as u32 + 2
+        );
+    }
+
+    #[test]
+    fn a_parking_waiter_that_loses_the_race_with_a_release_takes_the_lock() {
+        let tp = OneSlot::held_by(2);
+        tp.release_first.store(true, Ordering::SeqCst);
+        assert!(
+            acquire_or_park(&tp, 0, 0, 1, true),
+            "the lock was freed under the parking compare-and-swap: take it, do not sleep"
+        );
+        assert_eq!(tp.words[0].load(Ordering::SeqCst), WAITER as u32 + 1);
     }
 
     #[test]

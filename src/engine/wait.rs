@@ -160,9 +160,10 @@ impl Waiter {
     }
 
     /// [`Waiter::block_remote`] for LOCK: when waits spin (each image has a core), polls at
-    /// most [`LOCK_POLLS`] times before it sleeps, without yielding. A holder that releases and re-takes the lock at once (barging) is only slowed
-    /// by a waiter polling the lock's line, and when the waiter sleeps it runs on alone until
-    /// the waiter claims the next hand-off (`engine/lock.rs`).
+    /// most [`LOCK_POLLS`] times before it sleeps, without yielding. A holder that releases
+    /// and re-takes the lock at once (barging) is only slowed by a waiter polling the lock's
+    /// line, and when the waiter sleeps it runs on alone until the waiter claims the next
+    /// hand-off (`engine/lock.rs`).
     pub fn block_lock<T>(&self, poll: impl FnMut() -> Option<CafResult<T>>) -> CafResult<T> {
         self.timed(poll, Kind::Lock)
     }
