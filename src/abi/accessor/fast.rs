@@ -4,7 +4,7 @@
 //! address ([`near`]). Everything the general path decides is then one load or one comparison,
 //! and the call is the accessor (plus, for a read, a range check of the pointer it returns).
 
-use super::guard::{call, inside};
+use super::guard::{call, inside_any, within};
 use super::table::lookup;
 use super::target::caller_token;
 use super::{Getter, Receiver};
@@ -145,7 +145,11 @@ pub(super) unsafe fn get(
     });
     // SAFETY: as above.
     let p = unsafe { *dst };
-    let ok = p == before || free_buffer != 0 || inside(rt, lo, p as usize, 1);
+    // Most often the result points into the target's segment: that test first.
+    let ok = within(rt, lo, p as usize, 1)
+        || p == before
+        || free_buffer != 0
+        || inside_any(rt, p as usize, 1);
     if !ok {
         // A result pointer outside every segment: the general path reports it (it runs the
         // getter again, which only reads).
