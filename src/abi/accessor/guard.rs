@@ -113,7 +113,8 @@ pub(super) fn inside(rt: &Runtime, near: usize, addr: usize, len: usize) -> bool
 /// comparison when `len` is a constant (an address below `lo` wraps to a large offset).
 #[inline]
 pub(super) fn within(rt: &Runtime, lo: usize, addr: usize, len: usize) -> bool {
-    len <= rt.seg_size && addr.wrapping_sub(lo) <= rt.seg_size - len
+    let off = addr.wrapping_sub(lo);
+    off <= rt.seg_size && len <= rt.seg_size - off
 }
 
 /// Whether `len` bytes at `addr` lie in some image's segment (the slow half of [`inside`]).
