@@ -224,11 +224,8 @@ pub unsafe extern "C" fn _gfortran_caf_get_from_remote(
 ) {
     let rt = runtime::get();
     // No descriptor and no team selector: one test of the four pointers or-ed together.
-    let plain = (opt_src_desc as usize
-        | opt_dst_desc as usize
-        | team as usize
-        | team_number as usize)
-        == 0;
+    let plain =
+        (opt_src_desc as usize | opt_dst_desc as usize | team as usize | team_number as usize) == 0;
     if plain
         && !rt.attachments.any()
         // SAFETY: forwarded from the caller (no descriptors, no team selector).
