@@ -42,6 +42,7 @@ mod types;
 mod words;
 mod world;
 
+use super::carrier;
 use super::control::{Header, HEADER};
 use super::one_sided;
 use super::owner::OwnerCalls;
@@ -407,12 +408,12 @@ impl OwnerCalls for Mpi {
         request: &[u8],
         gone: &mut dyn FnMut() -> bool,
     ) -> Option<Vec<u8>> {
-        am::call(&self.w, image, request, gone)
+        carrier::call(&self.w, image, request, gone)
     }
 
     fn serve(&self) {
         if self.serves {
-            am::serve(&self.w);
+            carrier::serve(&self.w);
         }
     }
 }
