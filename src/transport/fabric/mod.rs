@@ -2,7 +2,8 @@
 //! provider, puts and gets as `fi_write`/`fi_read` (strided sections as iov batches), atomics
 //! as `fi_fetch_atomic`/`fi_compare_atomic`, notifications as 64-byte sends, and notified puts
 //! as one `fi_writedata` whose immediate data names the source and the tag, and puts into
-//! memory attached to the image's counted event as counted puts (`count.rs`).
+//! memory attached to the image's counted event as counted puts (`count.rs`). GCC 15+ accessors
+//! run on the owner of their object: requests and replies as sends in pieces (`calls.rs`).
 //!
 //! Bootstrap through the launcher's PMIx server (`boot.rs`); the provider is the first that
 //! `fi_getinfo` offers for reliable datagram endpoints with RMA, atomics and messages

@@ -23,7 +23,8 @@
 //! implementations whose passive-target RMA needs the target to enter MPI.
 //!
 //! Accessors of images this process does not map run on their owner: a request message, served
-//! by the owner's `progress`, and a reply (`am.rs`, `transport/owner.rs`).
+//! by the owner's `progress`, and a reply (`am.rs`, `transport/owner.rs`,
+//! `transport/carrier.rs`).
 //!
 //! Notifications travel as eager messages (`MPI_Send` of one 64-byte cell on a private
 //! communicator), drained with `MPI_Improbe`/`MPI_Mrecv`: one message instead of a remote CAS,
