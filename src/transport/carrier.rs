@@ -36,8 +36,10 @@ pub(crate) trait Carrier {
     fn reply(&self, image: usize, token: u32) -> Option<Vec<u8>>;
     /// The next request that has arrived for this image: its source and framed bytes.
     fn next_request(&self) -> Option<(usize, Vec<u8>)>;
-    /// Sends `reply`, carrying `token`, to `image` (which is waiting for it, serving).
-    fn send_reply(&self, image: usize, token: u32, reply: &[u8]);
+    /// Sends `reply`, carrying `token`, to `image` (which is waiting for it, serving). It must
+    /// not wait for `image` to receive it: `image` may be serving this image's request
+    /// meanwhile, sending its own reply.
+    fn send_reply(&self, image: usize, token: u32, reply: Vec<u8>);
     /// Releases a request whose reply came.
     fn done(&self, sent: Self::Sent);
     /// Releases a request whose owner will never answer.
@@ -68,7 +70,7 @@ pub(crate) fn serve(c: &impl Carrier) {
     while let Some((source, msg)) = c.next_request() {
         if let Some((token, request)) = unframe(&msg) {
             let reply = server(source, request);
-            c.send_reply(source, token, &reply);
+            c.send_reply(source, token, reply);
         }
     }
 }

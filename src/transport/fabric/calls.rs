@@ -154,8 +154,10 @@ impl Carrier for Fabric {
         ep.calls.requests.pop_front()
     }
 
-    fn send_reply(&self, image: usize, token: u32, reply: &[u8]) {
-        let msg = frame(token, reply);
+    /// Waits only for delivery, which the receiver's provider completes whatever it is doing
+    /// (the shim keeps receive buffers posted while waiting).
+    fn send_reply(&self, image: usize, token: u32, reply: Vec<u8>) {
+        let msg = frame(token, &reply);
         let mut ep = self.lock();
         self.send_message(&mut ep, image, true, &msg);
     }

@@ -6,11 +6,15 @@
 //! by `progress`, which every wait calls); a caller waiting for its reply serves the requests
 //! addressed to it meanwhile, so two images calling each other at once both get their answers,
 //! and an owner's request back to its caller (an accessor reading the caller's add_data) is
-//! served by the waiting caller.
+//! served by the waiting caller. Replies leave with `MPI_Isend` and are completed later
+//! ([`OUTGOING`]): a blocking `MPI_Send` of a long reply (past the eager limit) waited for its
+//! receiver, and two images serving each other's long requests from inside their own calls
+//! waited for each other for ever (`accessor_large.f90`).
 
 use super::world::{check, null_handle, World};
 use crate::transport::carrier::Carrier;
 use mpi_sys as m;
+use std::sync::Mutex;
 
 use super::tags::{REPLY, REQUEST};
 /// Distinct reply tags (MPI guarantees tags up to 32767).
@@ -57,6 +61,32 @@ fn count(bytes: &[u8]) -> i32 {
     bytes.len().min(i32::MAX as usize) as i32
 }
 
+/// Replies sent and not yet known to be complete, with their buffers (which live until then).
+struct Outgoing(Vec<(m::MPI_Request, Vec<u8>)>);
+
+// SAFETY: MPI handles are valid in any thread and the transport serialises its MPI calls
+// (`World`); the buffers are plain bytes.
+unsafe impl Send for Outgoing {}
+
+/// This image's replies on their way.
+static OUTGOING: Mutex<Outgoing> = Mutex::new(Outgoing(Vec::new()));
+
+/// Releases the replies whose sends have completed; the others stay.
+fn retire(out: &mut Outgoing) {
+    out.0.retain_mut(|(request, _)| {
+        let mut done = 0;
+        // SAFETY: an active request of this process; a completed one is freed by MPI_Test and
+        // its buffer dropped with the entry.
+        unsafe {
+            check(
+                m::MPI_Test(request, &mut done, m::RSMPI_STATUS_IGNORE),
+                "MPI_Test",
+            )
+        };
+        done == 0
+    });
+}
+
 /// A request being sent: its buffer and the MPI request of its `MPI_Isend`.
 pub(super) struct Sent {
     msg: Vec<u8>,
@@ -99,26 +129,36 @@ impl Carrier for World {
     }
 
     fn next_request(&self) -> Option<(usize, Vec<u8>)> {
+        let mut out = OUTGOING.lock().unwrap_or_else(|p| p.into_inner());
+        if !out.0.is_empty() {
+            retire(&mut out);
+        }
+        drop(out);
         // SAFETY: a constant of the bindings, valid after MPI_Init.
         receive(self, unsafe { m::RSMPI_ANY_SOURCE }, REQUEST)
     }
 
-    fn send_reply(&self, image: usize, token: u32, reply: &[u8]) {
-        // SAFETY: `reply` holds `count` bytes; the communicator is valid until finalize. The
-        // caller waits for this reply, probing, so a long one cannot block for good.
+    fn send_reply(&self, image: usize, token: u32, reply: Vec<u8>) {
+        let mut request = null_handle();
+        // SAFETY: `reply` holds `count` bytes and stays alive, its heap buffer unmoved, in
+        // OUTGOING until the send completes (`retire`); the communicator is valid until
+        // finalize.
         unsafe {
             check(
-                m::MPI_Send(
+                m::MPI_Isend(
                     reply.as_ptr().cast(),
-                    count(reply),
+                    count(&reply),
                     m::RSMPI_UINT8_T,
                     image as i32,
                     token as i32,
                     self.comm,
+                    &mut request,
                 ),
-                "MPI_Send",
+                "MPI_Isend",
             )
         };
+        let mut out = OUTGOING.lock().unwrap_or_else(|p| p.into_inner());
+        out.0.push((request, reply));
     }
 
     fn done(&self, mut sent: Sent) {
