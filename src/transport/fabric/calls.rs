@@ -3,8 +3,9 @@
 //! messages into the receive buffers the endpoint keeps posted ([`SLOT`] bytes each, the ones
 //! notifications use): pieces of up to [`BODY`] bytes behind a [`HEADER`] naming the sender,
 //! whether it is a reply and the whole message's length. The sender posts every piece of a
-//! message under the endpoint lock, [`WINDOW`] at a time before waiting for their delivery, and
-//! the endpoint keeps sends to one peer in order (`FI_ORDER_SAS`), so a peer's pieces arrive
+//! message under the endpoint lock, [`WINDOW`] at a time before waiting for their delivery (a
+//! request's last window only once its reply came: one round trip less), and the endpoint
+//! keeps sends to one peer in order (`FI_ORDER_SAS`), so a peer's pieces arrive
 //! one message after another and are joined per sender (`collect` hands them to [`Calls`]).
 //!
 //! Why pieces and not an RMA read of a registered buffer: the messages of accessors are small
@@ -95,9 +96,10 @@ impl Calls {
 }
 
 impl Fabric {
-    /// Sends the framed message `msg` (never empty) to `image` in pieces and waits until all
-    /// are delivered.
-    fn send_message(&self, ep: &mut Ep, image: usize, reply: bool, msg: &[u8]) {
+    /// Posts the framed message `msg` (never empty) to `image` in pieces, waiting for the
+    /// delivery of every full window; returns the last window's pieces, not waited for (they
+    /// must live until a wait on `ep` has returned).
+    fn post_message(&self, ep: &mut Ep, image: usize, reply: bool, msg: &[u8]) -> Vec<Vec<u64>> {
         let head = header(self.me, reply, msg.len());
         let mut window: Vec<Vec<u64>> = Vec::with_capacity(WINDOW);
         for chunk in msg.chunks(BODY) {
@@ -118,7 +120,7 @@ impl Fabric {
                 window.clear();
             }
         }
-        self.wait(ep);
+        window
     }
 
     /// Serves the requests that have arrived for this image.
@@ -128,16 +130,17 @@ impl Fabric {
 }
 
 impl Carrier for Fabric {
-    /// Every piece was delivered before `send_request` returned: nothing to keep.
-    type Sent = ();
+    /// The request's last pieces, posted and not yet waited for: the reply comes no sooner
+    /// than a round trip, so waiting for their delivery first would add one.
+    type Sent = Vec<Vec<u64>>;
 
     fn token(&self, call: u32) -> u32 {
         call
     }
 
-    fn send_request(&self, image: usize, msg: Vec<u8>) {
+    fn send_request(&self, image: usize, msg: Vec<u8>) -> Vec<Vec<u64>> {
         let mut ep = self.lock();
-        self.send_message(&mut ep, image, false, &msg);
+        self.post_message(&mut ep, image, false, &msg)
     }
 
     fn reply(&self, image: usize, token: u32) -> Option<Vec<u8>> {
@@ -159,12 +162,22 @@ impl Carrier for Fabric {
     fn send_reply(&self, image: usize, token: u32, reply: Vec<u8>) {
         let msg = frame(token, &reply);
         let mut ep = self.lock();
-        self.send_message(&mut ep, image, true, &msg);
+        let _last = self.post_message(&mut ep, image, true, &msg);
+        self.wait(&mut ep);
     }
 
-    fn done(&self, _sent: ()) {}
+    /// The owner replied, so it had the request: the wait only reaps the completions.
+    fn done(&self, sent: Vec<Vec<u64>>) {
+        let mut ep = self.lock();
+        self.wait(&mut ep);
+        drop(sent);
+    }
 
-    fn give_up(&self, _sent: ()) {}
+    /// The pieces stay allocated: their sends may still be in the provider's hands (a later
+    /// wait reaps them).
+    fn give_up(&self, sent: Vec<Vec<u64>>) {
+        std::mem::forget(sent);
+    }
 }
 
 impl OwnerCalls for Fabric {
