@@ -3,6 +3,7 @@
 
 use super::attach::put;
 use super::guard::call_at;
+use super::stream::streamed;
 use super::table::receiver;
 use super::target::{resolve, Origin, Target};
 use super::Receiver;
@@ -125,8 +126,14 @@ pub(super) unsafe fn receive(
             )
         }
     };
-    // SAFETY: `dst_desc` is null or valid (caller's guarantee).
-    let run = |base: usize| unsafe { call_at(target.image, dst_desc, base, write) };
+    // Large copies into another image's object (not into a shadow) go with streaming stores.
+    let remote = target.image != rt.me;
+    let run = |base: usize| {
+        // SAFETY: `dst_desc` is null or valid (caller's guarantee).
+        streamed(remote && base == target.addr, || unsafe {
+            call_at(target.image, dst_desc, base, write)
+        })
+    };
     put(rt, target, writes, &run)
 }
 
