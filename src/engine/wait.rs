@@ -42,10 +42,6 @@ const FOLLOW_GRACE: Duration = Duration::from_millis(500);
 /// load); [`SpinBudget`] adapts the count below it.
 const LOADED_SPIN: u32 = 256;
 
-/// The longest a wait polls for a large put into its image to land ([`Landing`](crate::transport::landing::Landing)): a 1 MiB put
-/// takes about 40 µs; one that takes much longer has lost its core, and the wait sleeps.
-const LANDING_FOR: Duration = Duration::from_micros(200);
-
 /// Polls between two `sched_yield` calls while spinning.
 const YIELD_EVERY: u32 = 64;
 
@@ -195,9 +191,6 @@ impl Waiter {
         } else if let Some(r) = self.loaded_spin(&mut poll) {
             return r;
         }
-        if let Some(r) = self.while_landing(&mut poll) {
-            return r;
-        }
         let bell = Bell {
             seq: &self.header.bell,
             sleepers: &self.header.sleepers,
@@ -240,34 +233,6 @@ impl Waiter {
             None => self.loaded.miss(),
         }
         found
-    }
-
-    /// Polls on, without yielding, while a large put into this image is in progress
-    /// ([`Landing`](crate::transport::landing::Landing): its notification usually follows it), for at most [`LANDING_FOR`], and
-    /// [`LOADED_SPIN`] polls more once it has landed. Returns `None` when the wait should sleep.
-    fn while_landing<T>(
-        &self,
-        poll: &mut impl FnMut() -> Option<CafResult<T>>,
-    ) -> Option<CafResult<T>> {
-        if self.header.incoming.load(Ordering::Relaxed) == 0 {
-            return None;
-        }
-        let until = Instant::now() + LANDING_FOR;
-        while self.header.incoming.load(Ordering::Acquire) != 0 {
-            for _ in 0..YIELD_EVERY {
-                if let Some(r) = poll() {
-                    return Some(r);
-                }
-                std::hint::spin_loop();
-            }
-            if Instant::now() >= until {
-                return None;
-            }
-        }
-        (0..LOADED_SPIN).find_map(|_| {
-            std::hint::spin_loop();
-            poll()
-        })
     }
 
     /// The polling phases of a wait before it sleeps: up to the configured count of spins,

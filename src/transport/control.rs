@@ -53,11 +53,7 @@ pub struct Header {
     pub bell: AtomicU32,
     /// Number of threads of this image sleeping on `bell`.
     pub sleepers: AtomicU32,
-    /// Large puts into this image in progress ([`super::landing::Landing`]): while one is, a
-    /// wait of this image that ran out of polls keeps polling for its notification instead of
-    /// sleeping.
-    pub incoming: AtomicU32,
-    _pad1: [u8; LINE - 12],
+    _pad1: [u8; LINE - 8],
 }
 
 /// Job-wide words, meaningful in image 0's control block only.

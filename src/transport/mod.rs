@@ -7,7 +7,6 @@ pub mod dims;
 pub mod doorbell;
 #[cfg(feature = "fabric")]
 pub mod fabric;
-pub mod landing;
 #[cfg(feature = "mpi")]
 pub mod mpi;
 #[cfg(any(feature = "mpi", feature = "fabric"))]

@@ -13,9 +13,6 @@ use crate::abi::teams::CafTeam;
 use crate::abi::CafToken;
 use crate::error::CafResult;
 use crate::runtime::{self, Runtime};
-use crate::transport::control::{self, Header};
-use crate::transport::landing::Landing;
-use crate::transport::shm::stream::STREAM_MIN;
 use std::ffi::{c_int, c_void};
 use std::mem::size_of;
 
@@ -41,13 +38,6 @@ fn extent_of(d: &GfcDescriptor) -> Option<(usize, usize)> {
         (base + lo) as usize,
         (base + hi) as usize + d.dtype.elem_len,
     ))
-}
-
-/// Whether `d` (null, or a source descriptor) holds enough bytes for a streamed put
-/// ([`STREAM_MIN`]).
-fn large_source(d: *const GfcDescriptor) -> bool {
-    // SAFETY: a valid descriptor when not null (caller's guarantee).
-    !d.is_null() && unsafe { (*d).count() * (*d).dtype.elem_len } >= STREAM_MIN
 }
 
 /// A contiguous copy of the elements of `d`: the bytes and a descriptor of them (same bounds).
@@ -218,13 +208,6 @@ pub(super) unsafe fn send(
             None => src_desc.cast(),
         }
     };
-    // A large put into another image is announced to it while it lasts.
-    let header = (target.image != rt.me)
-        .then(|| large_source(src_desc))
-        .filter(|&large| large)
-        .and_then(|_| rt.tp.direct(target.image, control::HEADER));
-    // SAFETY: `direct` gives the address of a mapped segment, which starts with its Header.
-    let _landing = header.map(|h| Landing::announce(unsafe { &*(h as *const Header) }));
     // SAFETY: forwarded from the caller; `src` is the caller's source or its staged copy.
     unsafe {
         receive(

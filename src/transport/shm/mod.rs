@@ -6,7 +6,6 @@ pub mod stream;
 
 use super::control::{Header, Layout, HEADER};
 use super::doorbell::{Bell, OsFutex};
-use super::landing::Landing;
 use super::ring::{Cell, Head, Ring, CAP, CELL};
 use super::{cpu_atomic, AtomicOp, CopyPlan, Full, Notification, Place, Transport};
 use std::sync::atomic::{fence, AtomicU64, Ordering};
@@ -61,35 +60,12 @@ impl Shm {
         }
     }
 
-    /// The header of `image`'s segment.
-    fn header(&self, image: usize) -> &Header {
-        // SAFETY: every segment starts with a Header, mapped for the life of `self`.
-        unsafe { &*(self.segs.addr(image, HEADER) as *const Header) }
-    }
-
-    /// The target image of a copy of `n` contiguous bytes from `s` to `d` (resolved from
-    /// `dst`) that goes with streaming stores ([`stream`]): large, into another image, not
-    /// overlapping its source.
-    fn streams(&self, dst: Place, d: usize, s: usize, n: usize) -> Option<usize> {
-        match dst {
-            Place::Remote { image, .. }
-                if image != self.me && n >= stream::STREAM_MIN && (d + n <= s || s + n <= d) =>
-            {
-                Some(image)
-            }
-            _ => None,
-        }
-    }
-
-    /// Copies `n` bytes from `s` into `image`'s memory at `d` with streaming stores, the put
-    /// announced to the image while it lasts ([`Landing`]).
-    ///
-    /// # Safety
-    /// Both ranges are mapped, `n` bytes long, and do not overlap.
-    unsafe fn stream_into(&self, image: usize, d: usize, s: usize, n: usize) {
-        let _landing = Landing::announce(self.header(image));
-        // SAFETY: the caller's guarantee.
-        unsafe { stream::copy(d as *mut u8, s as *const u8, n) };
+    /// Whether a copy of `n` contiguous bytes from `s` to `d` (resolved from `dst`) goes with
+    /// streaming stores ([`stream`]): large, into another image, not overlapping its source.
+    fn streams(&self, dst: Place, d: usize, s: usize, n: usize) -> bool {
+        n >= stream::STREAM_MIN
+            && matches!(dst, Place::Remote { image, .. } if image != self.me)
+            && (d + n <= s || s + n <= d)
     }
 }
 
@@ -105,13 +81,9 @@ impl Transport for Shm {
     fn copy(&self, dst: Place, src: Place, plan: &CopyPlan) {
         let (d, s) = (self.resolve(dst), self.resolve(src));
         let bytes = plan.count() * plan.elem;
-        let streamed = plan
-            .is_contiguous()
-            .then(|| self.streams(dst, d, s, bytes))
-            .flatten();
-        if let Some(image) = streamed {
+        if plan.is_contiguous() && self.streams(dst, d, s, bytes) {
             // SAFETY: as below, one block of `bytes` on each side, not overlapping.
-            unsafe { self.stream_into(image, d, s, bytes) };
+            unsafe { stream::copy(d as *mut u8, s as *const u8, bytes) };
         } else {
             // SAFETY: remote places resolve into mapped segments, and the engine only builds
             // plans whose extents lie inside registered coarray memory or caller-provided local
@@ -123,9 +95,9 @@ impl Transport for Shm {
 
     fn copy_bytes(&self, dst: Place, src: Place, n: usize) {
         let (d, s) = (self.resolve(dst), self.resolve(src));
-        if let Some(image) = self.streams(dst, d, s, n) {
+        if self.streams(dst, d, s, n) {
             // SAFETY: as for `copy`: the engine checked both ranges; they do not overlap.
-            unsafe { self.stream_into(image, d, s, n) };
+            unsafe { stream::copy(d as *mut u8, s as *const u8, n) };
         } else {
             // SAFETY: as for `copy`: the engine checked both ranges.
             unsafe { copy_small(d as *mut u8, s as *const u8, n) };
@@ -149,7 +121,8 @@ impl Transport for Shm {
     }
 
     fn ring(&self, image: usize) {
-        let h = self.header(image);
+        // SAFETY: every segment starts with a Header.
+        let h = unsafe { &*(self.segs.addr(image, HEADER) as *const Header) };
         Bell {
             seq: &h.bell,
             sleepers: &h.sleepers,
