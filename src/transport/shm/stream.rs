@@ -5,7 +5,7 @@
 //! (a read for ownership per line, across the chip when the two cores share no cache);
 //! streaming stores write whole lines to memory without reading them. On the 2-core EPYC VM of
 //! bench/NOTES.md ("Large puts") a put-and-answer ping-pong of 256 KiB to 1 MiB ran at memory
-//! bandwidth streamed, and 1.5–6× slower, varying with where the hypervisor put the cores,
+//! bandwidth streamed, and 1.2–6× slower, varying with where the hypervisor put the cores,
 //! with ordinary stores; below [`STREAM_MIN`] ordinary stores win, the target then reading the
 //! lines from this core's cache rather than from memory.
 
