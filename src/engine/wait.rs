@@ -184,6 +184,7 @@ impl Waiter {
         if !self.tp.can_wake() {
             return self.poll_with_naps(poll, remote);
         }
+        crate::transport::shm::stream::publish_cpu(self.header);
         if self.gate.open() {
             if let Some(r) = self.spin_and_yield(&mut poll) {
                 return r;

@@ -13,6 +13,7 @@ use crate::abi::teams::CafTeam;
 use crate::abi::CafToken;
 use crate::error::CafResult;
 use crate::runtime::{self, Runtime};
+use crate::transport::control;
 use std::ffi::{c_int, c_void};
 use std::mem::size_of;
 
@@ -126,11 +127,13 @@ pub(super) unsafe fn receive(
             )
         }
     };
-    // Large copies into another image's object (not into a shadow) go with streaming stores.
-    let remote = target.image != rt.me;
+    // Large copies into another image's object (not into a shadow) may stream: its header.
+    let header = (target.image != rt.me)
+        .then(|| rt.tp.direct(target.image, control::HEADER))
+        .flatten();
     let run = |base: usize| {
         // SAFETY: `dst_desc` is null or valid (caller's guarantee).
-        streamed(remote && base == target.addr, || unsafe {
+        streamed(header.filter(|_| base == target.addr), || unsafe {
             call_at(target.image, dst_desc, base, write)
         })
     };

@@ -61,11 +61,19 @@ impl Shm {
     }
 
     /// Whether a copy of `n` contiguous bytes from `s` to `d` (resolved from `dst`) goes with
-    /// streaming stores ([`stream`]): large, into another image, not overlapping its source.
+    /// streaming stores ([`stream`]): large, into another image that did not last wait on
+    /// this CPU, not overlapping its source.
     fn streams(&self, dst: Place, d: usize, s: usize, n: usize) -> bool {
         n >= stream::STREAM_MIN
-            && matches!(dst, Place::Remote { image, .. } if image != self.me)
             && (d + n <= s || s + n <= d)
+            && matches!(dst, Place::Remote { image, .. } if image != self.me
+                && stream::worth_streaming(self.header(image), n))
+    }
+
+    /// The header of `image`'s segment.
+    fn header(&self, image: usize) -> &Header {
+        // SAFETY: every segment starts with a Header, mapped for the life of `self`.
+        unsafe { &*(self.segs.addr(image, HEADER) as *const Header) }
     }
 }
 
@@ -121,8 +129,7 @@ impl Transport for Shm {
     }
 
     fn ring(&self, image: usize) {
-        // SAFETY: every segment starts with a Header.
-        let h = unsafe { &*(self.segs.addr(image, HEADER) as *const Header) };
+        let h = self.header(image);
         Bell {
             seq: &h.bell,
             sleepers: &h.sleepers,

@@ -9,9 +9,38 @@
 //! with ordinary stores; below [`STREAM_MIN`] ordinary stores win, the target then reading the
 //! lines from this core's cache rather than from memory.
 
+use crate::transport::control::Header;
+use std::sync::atomic::Ordering;
+
 /// The smallest copy into another image made with streaming stores (bench/NOTES.md: 16 KiB
 /// was still faster with ordinary stores, 32 KiB equal, 64 KiB and more faster streamed).
 pub const STREAM_MIN: usize = 32 * 1024;
+
+/// 1 + the CPU this thread runs on (0 when the kernel does not say).
+fn this_cpu() -> u32 {
+    // SAFETY: no arguments; glibc reads it from the thread's rseq area or asks the kernel.
+    let c = unsafe { libc::sched_getcpu() };
+    u32::try_from(c).map_or(0, |c| c + 1)
+}
+
+/// Records in this image's `header` the CPU it waits on (a blocking wait starts): a large put
+/// into it from the same CPU then keeps ordinary stores ([`worth_streaming`]). Stores only
+/// when the CPU changed, so the line stays shared with the images that read it.
+pub fn publish_cpu(header: &Header) {
+    let c = this_cpu();
+    if header.cpu.load(Ordering::Relaxed) != c {
+        header.cpu.store(c, Ordering::Relaxed);
+    }
+}
+
+/// Whether a copy of `n` bytes into the image of `header` should stream: at least
+/// [`STREAM_MIN`] bytes, and the image did not last wait on this CPU. Two images that take
+/// turns on one core (more runnable processes than cores) share its caches, and streamed data
+/// would have to come back from memory (bench/NOTES.md, "Large puts", beside 2 CPU-bound
+/// processes).
+pub fn worth_streaming(header: &Header, n: usize) -> bool {
+    n >= STREAM_MIN && header.cpu.load(Ordering::Relaxed) != this_cpu()
+}
 
 /// Copies `n` bytes from `s` to `d`, with streaming stores when `n` is at least
 /// [`STREAM_MIN`]; ordered before every later store of this thread (a release store that
@@ -75,7 +104,28 @@ unsafe fn stream(d: *mut u8, s: *const u8, n: usize) {
 
 #[cfg(test)]
 mod tests {
-    use super::{copy, STREAM_MIN};
+    use super::{copy, publish_cpu, this_cpu, worth_streaming, Header, STREAM_MIN};
+    use std::sync::atomic::Ordering;
+
+    /// A large put streams into an image that waits on another CPU (or has not waited yet),
+    /// not into one that last waited on this CPU, and a small one never does.
+    #[test]
+    fn streams_only_large_copies_to_an_image_on_another_cpu() {
+        // SAFETY: a Header is atomics and padding: all-zero bytes are a valid value.
+        let h: Header = unsafe { std::mem::zeroed() };
+        assert!(worth_streaming(&h, STREAM_MIN), "no wait published yet");
+        assert!(!worth_streaming(&h, STREAM_MIN - 1));
+        h.cpu.store(this_cpu() + 1, Ordering::Relaxed);
+        assert!(worth_streaming(&h, STREAM_MIN), "another CPU");
+        if this_cpu() != 0 {
+            // The thread may move between the two calls: one of many tries sees it stay.
+            let stays = (0..100).any(|_| {
+                publish_cpu(&h);
+                !worth_streaming(&h, 1 << 20)
+            });
+            assert!(stays, "this CPU");
+        }
+    }
 
     /// Every size around the threshold and around the 64-byte blocks, at every alignment of
     /// either side within a 16-byte unit, copies exactly its bytes and nothing beside them.
