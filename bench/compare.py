@@ -140,6 +140,9 @@ BENCHMARKS = [
     Bench("stencil_events", "stencil_events", kind="app", args=("30",)),
     Bench("stencil_attach", "stencil_attach", kind="app", args=("30",), ext=True),
     Bench("transpose", "transpose", kind="app", args=("5",)),
+    Bench("ft_transpose",
+          tuple(f"ft_transpose_{v}" for v in ("put", "get", "put_strided", "get_strided")),
+          kind="app", args=("5",)),
     Bench("hydro", "hydro", kind="app", args=("50",)),
 ]
 

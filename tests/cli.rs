@@ -204,9 +204,11 @@ fn examples_verify_their_results() {
 fn example_plan(name: &str) -> (&'static [&'static str], &'static [&'static str]) {
     match name {
         "pingpong.f90" => (&["2"], &["500"]),
-        "p2p_sync_images.f90" | "p2p_events.f90" | "p2p_attach.f90" | "transpose.f90" => {
-            (&["2", "4"], &["3"])
-        }
+        "p2p_sync_images.f90"
+        | "p2p_events.f90"
+        | "p2p_attach.f90"
+        | "transpose.f90"
+        | "ft_transpose.f90" => (&["2", "4"], &["3"]),
         "stencil_events.f90" | "stencil_attach.f90" | "hydro.f90" => (&["2", "4"], &["10"]),
         _ => (&["2", "4"], &[]),
     }

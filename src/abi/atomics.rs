@@ -220,10 +220,66 @@ pub unsafe extern "C" fn _gfortran_caf_atomic_cas(
 /// ATOMIC_ADD/AND/OR/XOR and ATOMIC_FETCH_* (Fortran 2018 16.9.20–16.9.31): atomically
 /// combines VALUE into ATOM; OLD (when present) gets the previous value.
 ///
+/// The fast path is a leaf (no frame, no callee-saved registers): a started runtime with no
+/// accessor requests to serve, a known operation code and an atom [`word`] reaches, then the processor's read-modify-write; anything else jumps to
+/// [`atomic_op_general`], whose identical signature makes the call a tail call.
+///
 /// # Safety
 /// Arguments as gfortran passes them.
 #[no_mangle]
 pub unsafe extern "C" fn _gfortran_caf_atomic_op(
+    op: c_int,
+    token: CafToken,
+    offset: usize,
+    image: c_int,
+    value: *const c_void,
+    old: *mut c_void,
+    stat: *mut c_int,
+    type_: c_int,
+    kind: c_int,
+) {
+    let rt = runtime::try_get().filter(|_| !crate::transport::owner::serving());
+    if let (Some(o), Some(rt)) = (fast_op(op), rt) {
+        // SAFETY: a token of this runtime (gfortran's guarantee).
+        if let Some(a) = unsafe { word(rt, token, offset, image, kind) } {
+            // SAFETY: VALUE is a readable value of the atom's kind (gfortran's guarantee); `a`
+            // is an aligned atomic word of a mapped segment (`word`); STAT and OLD are null or
+            // writable.
+            unsafe {
+                let v = rmw_at(a, kind as usize, o, read(value, kind));
+                set_ok(stat);
+                if !old.is_null() {
+                    write(old, kind, v);
+                }
+            }
+            return;
+        }
+    }
+    // SAFETY: forwarded from the caller.
+    unsafe { atomic_op_general(op, token, offset, image, value, old, stat, type_, kind) }
+}
+
+/// The operation of a valid `atomic_op` code, without building the error of an invalid one.
+#[inline(always)]
+fn fast_op(op: c_int) -> Option<AtomicOp> {
+    match op {
+        1 => Some(AtomicOp::Add),
+        2 => Some(AtomicOp::And),
+        3 => Some(AtomicOp::Or),
+        4 => Some(AtomicOp::Xor),
+        _ => None,
+    }
+}
+
+/// Everything [`_gfortran_caf_atomic_op`]'s fast path leaves: starting the runtime, serving
+/// pending accessor requests, invalid codes and images, terminated images, other transports.
+///
+/// # Safety
+/// As for [`_gfortran_caf_atomic_op`].
+#[cold]
+#[inline(never)]
+#[allow(clippy::too_many_arguments)] // gfortran's own arguments, for a tail call
+unsafe extern "C" fn atomic_op_general(
     op: c_int,
     token: CafToken,
     offset: usize,

@@ -4,6 +4,7 @@
 //! may run here is one field instead of a lookup per access.
 
 use super::CafToken;
+use crate::engine::team::{Placement, Team};
 use crate::runtime::Runtime;
 use std::ffi::c_int;
 use std::sync::atomic::Ordering;
@@ -31,6 +32,24 @@ pub fn near(rt: &Runtime) -> Option<&'static Near> {
     NEAR.get_or_init(|| find(rt)).as_ref()
 }
 
+/// The current team's [`Placement`] (found once per team), or `None` when some image's memory
+/// is not mapped here.
+#[inline(always)]
+pub fn placement(rt: &Runtime) -> Option<(&'static Team, &'static Placement)> {
+    let team = rt.team.current();
+    let p = team.placement.get_or_init(|| place(rt, team)).as_ref()?;
+    Some((team, p))
+}
+
+#[cold]
+fn place(rt: &Runtime, team: &Team) -> Option<Placement> {
+    let near = near(rt)?;
+    Some(Placement {
+        members: team.members.iter().map(|&j| (near.bases[j], j)).collect(),
+        same: near.same,
+    })
+}
+
 /// The address in this process of byte `at` of `token`'s coarray on image `image` of the
 /// current team (0: this image), when every segment is mapped here, no image has terminated
 /// yet and the image index is valid; `None` otherwise (the general path decides, and reports
@@ -40,21 +59,18 @@ pub fn near(rt: &Runtime) -> Option<&'static Near> {
 /// `token` was created by this runtime.
 #[inline(always)]
 pub unsafe fn address(rt: &Runtime, token: CafToken, at: usize, image: c_int) -> Option<usize> {
-    let near = near(rt)?;
+    let (team, p) = placement(rt)?;
     if rt.header.news.load(Ordering::Acquire) != 0 {
         return None;
     }
-    let j = if image == 0 {
-        rt.me
+    let k = if image == 0 {
+        team.rank
     } else {
-        *rt.team
-            .current()
-            .members
-            .get((image as usize).wrapping_sub(1))?
+        (image as usize).wrapping_sub(1)
     };
     // SAFETY: guaranteed by the caller.
     let offset = unsafe { super::token(token) }.offset + at;
-    Some(near.bases.get(j)? + offset)
+    Some(p.members.get(k)?.0 + offset)
 }
 
 #[cold]

@@ -15,7 +15,8 @@
 //! when empty. An uncontended LOCK is one compare-and-swap, an UNLOCK a load and an AND.
 //!
 //! A waiter writes its entry, then counts itself in `state`. As in glibc's mutex, a waiter
-//! that finds the lock held sets the parked bit before it sleeps, and one that takes the lock
+//! that finds the lock held sets the parked bit before it sleeps (only then: while it polls,
+//! the holder's UNLOCK stays the direct one), and one that takes the lock
 //! while others are counted sets it too; an UNLOCK that clears a set parked bit wakes one
 //! waiter, taken in turn from the cursor on (all images of the team when more waiters than
 //! entries are counted). A holder that re-takes the lock before the woken waiter runs pays no
@@ -112,18 +113,28 @@ fn take(tp: &dyn Transport, image: usize, slot: usize, cur: u64, me: u64, park: 
 }
 
 /// A registered waiter's attempt: takes the lock if it is free (setting the parked bit when
-/// other waiters are counted, so that its UNLOCK wakes one), else sets the parked bit so that
-/// the holder's UNLOCK wakes a waiter. Whether it took the lock.
-fn acquire_or_park(tp: &dyn Transport, image: usize, slot: usize, me: u64) -> bool {
-    let cur = load(tp, image, slot);
-    if cur & HOLDER == 0 {
-        return take(tp, image, slot, cur, me, cur / WAITER > 1) == cur;
+/// other waiters are counted, so that its UNLOCK wakes one), else, when it is about to sleep
+/// (`park`), sets the parked bit so that the holder's UNLOCK wakes a waiter. Whether it took
+/// the lock. A waiter that still polls leaves the bit alone: the holder's UNLOCK then stays
+/// the direct one ([`unlock_at`]), with no wake-up to look for.
+fn acquire_or_park(tp: &dyn Transport, image: usize, slot: usize, me: u64, park: bool) -> bool {
+    let mut cur = load(tp, image, slot);
+    loop {
+        // A failed swap is retried against what it found: the last poll before a sleep must
+        // not sleep on a lock that was freed meanwhile (its UNLOCK, finding no parked bit,
+        // wakes nobody).
+        let found = if cur & HOLDER == 0 {
+            take(tp, image, slot, cur, me, cur / WAITER > 1)
+        } else if park && cur & PARKED == 0 {
+            tp.compare_swap(image, slot, 4, cur, cur | PARKED)
+        } else {
+            return false;
+        };
+        if found == cur {
+            return cur & HOLDER == 0;
+        }
+        cur = found;
     }
-    if cur & PARKED == 0 {
-        // A failed swap (the lock was released meanwhile) is seen by the next poll.
-        tp.compare_swap(image, slot, 4, cur, cur | PARKED);
-    }
-    false
 }
 
 /// The failed holder (1 + index) of the lock at `(image, slot)`, if it is held by a failed
@@ -220,11 +231,11 @@ pub fn lock(
     let mut entry = claim_entry(tp, image, slot, me);
     tp.fetch_op(image, slot, 4, AtomicOp::Add, WAITER);
     let (since, mut heir) = (Instant::now(), false);
-    let got = w.block_remote(|| {
+    let got = w.block_lock(|| {
         if heir && load(tp, image, slot) & HOLDER == me {
             return Some(Ok(Got::Lock));
         }
-        if acquire_or_park(tp, image, slot, me) {
+        if acquire_or_park(tp, image, slot, me, w.parking()) {
             return Some(Ok(Got::Lock));
         }
         if let Err(e) = check_alive(tp, image).and(holder_stopped(tp, image, slot)) {
@@ -351,11 +362,92 @@ pub fn unlock(tp: &dyn Transport, image: usize, slot: usize, team: &Team) -> Caf
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::transport::{CopyPlan, Full, Notification, Place};
     use std::sync::atomic::{AtomicU32, Ordering};
 
     /// A lock slot in this process: `state`, `heir`, `cursor` and the waiter table.
     fn slot() -> Box<[AtomicU32; SLOT / 4]> {
         Box::new(std::array::from_fn(|_| AtomicU32::new(0)))
+    }
+
+    /// One image's view of a lock slot held in this process (offset 0): loads and
+    /// compare-and-swaps on its words; with `release_first`, the holder releases the lock
+    /// right before the next compare-and-swap lands (the race a waiter's last poll can lose).
+    struct OneSlot {
+        words: Box<[AtomicU32; SLOT / 4]>,
+        release_first: std::sync::atomic::AtomicBool,
+    }
+
+    impl OneSlot {
+        fn held_by(holder: u32) -> OneSlot {
+            let s = OneSlot {
+                words: slot(),
+                release_first: Default::default(),
+            };
+            s.words[0].store(holder + WAITER as u32, Ordering::SeqCst);
+            s
+        }
+    }
+
+    impl Transport for OneSlot {
+        fn num_images(&self) -> usize {
+            2
+        }
+        fn this_image(&self) -> usize {
+            0
+        }
+        fn copy(&self, _: Place, _: Place, _: &CopyPlan) {
+            unreachable!("no data moves")
+        }
+        fn fetch_op(&self, _: usize, offset: usize, _: usize, op: AtomicOp, _: u64) -> u64 {
+            assert_eq!(op, AtomicOp::Load);
+            self.words[offset / 4].load(Ordering::SeqCst) as u64
+        }
+        fn compare_swap(&self, _: usize, offset: usize, _: usize, old: u64, new: u64) -> u64 {
+            if self.release_first.swap(false, Ordering::SeqCst) {
+                self.words[0].fetch_and(!(HOLDER as u32), Ordering::SeqCst);
+            }
+            match self.words[offset / 4].compare_exchange(
+                old as u32,
+                new as u32,
+                Ordering::SeqCst,
+                Ordering::SeqCst,
+            ) {
+                Ok(v) | Err(v) => v as u64,
+            }
+        }
+        fn fence(&self) {}
+        fn ring(&self, _: usize) {}
+        fn direct(&self, _: usize, _: usize) -> Option<usize> {
+            None
+        }
+        fn notify(&self, _: usize, _: &Notification) -> Result<(), Full> {
+            unreachable!("no notifications")
+        }
+        fn drain(&self, _: &mut dyn FnMut(Notification)) {}
+    }
+
+    #[test]
+    fn a_polling_waiter_leaves_the_parked_bit_alone_and_a_parking_one_sets_it() {
+        let tp = OneSlot::held_by(2);
+        assert!(!acquire_or_park(&tp, 0, 0, 1, false));
+        assert_eq!(tp.words[0].load(Ordering::SeqCst), WAITER as u32 + 2);
+        assert!(!acquire_or_park(&tp, 0, 0, 1, true));
+        assert_eq!(
+            tp.words[0].load(Ordering::SeqCst),
+            (WAITER | PARKED) as u32 + 2
+        );
+    }
+
+    #[test]
+    fn a_parking_waiter_that_loses_the_race_with_a_release_takes_the_lock() {
+        let tp = OneSlot::held_by(2);
+        tp.release_first.store(true, Ordering::SeqCst);
+        assert!(
+            acquire_or_park(&tp, 0, 0, 1, true),
+            "the lock was freed under the parking compare-and-swap: take it, do not sleep"
+        );
+        assert_eq!(tp.words[0].load(Ordering::SeqCst), WAITER as u32 + 1);
     }
 
     #[test]

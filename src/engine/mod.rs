@@ -18,7 +18,6 @@ pub mod random;
 pub mod reduce;
 pub mod refs;
 mod scalar;
-mod spin_budget;
 pub mod stats;
 pub mod status;
 pub mod sync_images;

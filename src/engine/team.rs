@@ -5,6 +5,7 @@
 use crate::error::{CafError, CafResult};
 use crate::transport::control::LEVELS;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::OnceLock;
 
 /// The images of a team, in team order, as 0-based indices of the initial team.
 ///
@@ -29,9 +30,23 @@ pub struct Team {
     /// one included (NUM_IMAGES(TEAM_NUMBER=) and image selectors with TEAM_NUMBER= name a
     /// sibling by its number); the initial team's is itself.
     pub family: Vec<(i64, Vec<usize>)>,
+    /// Where the members' segments lie in this process, found on the first fast access while
+    /// the team is current (`abi/near.rs`); `None` inside when some segment is not mapped here.
+    pub placement: OnceLock<Option<Placement>>,
     barriers: AtomicU64,
     collectives: AtomicU64,
     forms: AtomicU64,
+}
+
+/// The address in this process of each member's segment, by team rank, so that a fast access
+/// goes from an image index to its segment with one bounds check and one load.
+#[derive(Debug)]
+pub struct Placement {
+    /// The member of rank `k` (image `k + 1` of the team): the start of its segment and its
+    /// 0-based initial-team index, side by side (one bounds check for both).
+    pub members: Box<[(usize, usize)]>,
+    /// Whether every segment is at the address its owner uses (GCC 15+ accessors may run).
+    pub same: bool,
 }
 
 /// splitmix64's finaliser: a bijective mix of 64 bits.
@@ -62,6 +77,7 @@ impl Team {
             level: parent.map_or(0, |p| p.level + 1),
             id,
             parent,
+            placement: OnceLock::new(),
             barriers: AtomicU64::new(0),
             collectives: AtomicU64::new(0),
             forms: AtomicU64::new(0),

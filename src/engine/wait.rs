@@ -10,7 +10,6 @@
 //! terminated images and for error termination read remote words only once a termination has
 //! been announced (`status::news`).
 
-use super::spin_budget::SpinBudget;
 use super::stats::Stats;
 use super::status::news;
 use super::yield_gate::YieldGate;
@@ -18,7 +17,7 @@ use crate::error::CafResult;
 use crate::transport::control::{Header, JobBlock};
 use crate::transport::doorbell::{Bell, OsFutex};
 use crate::transport::Transport;
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 /// How long a wait polls with `sched_yield` after spinning and before it sleeps (while its
@@ -39,8 +38,25 @@ const MAX_POLL_NAP: Duration = Duration::from_millis(1);
 const FOLLOW_GRACE: Duration = Duration::from_millis(500);
 
 /// The most polls of a wait before it sleeps while the [`YieldGate`] is closed (outside
-/// load); [`SpinBudget`] adapts the count below it.
+/// load), without yielding: a partner running on the other core at the same time is caught
+/// without a sleep and a wake-up. (An adaptive count, 8-256 polls as glibc's adaptive
+/// mutexes, and an adaptive time, 2 µs-2 ms, were measured against it and showed nothing:
+/// bench/NOTES.md.)
 const LOADED_SPIN: u32 = 256;
+
+/// The most polls of a LOCK's wait before it sleeps ([`Waiter::block_lock`]).
+const LOCK_POLLS: u32 = 100;
+
+/// What a wait's poll reads, which decides how it polls.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    /// Only this image's memory ([`Waiter::block`]).
+    Local,
+    /// Other images' memory too ([`Waiter::block_remote`]).
+    Remote,
+    /// A lock's words ([`Waiter::block_lock`]).
+    Lock,
+}
 
 /// Polls between two `sched_yield` calls while spinning.
 const YIELD_EVERY: u32 = 64;
@@ -55,8 +71,8 @@ pub struct Waiter {
     spin: u32,
     /// Whether spinning and yielding pay now (no outside load).
     gate: YieldGate,
-    /// How long waits poll while the gate is closed.
-    loaded: SpinBudget,
+    /// Whether the current wait's polls are those right before it sleeps ([`Waiter::parking`]).
+    parking: AtomicBool,
     /// This image's statistics (wait times are added to them).
     pub stats: &'static Stats,
 }
@@ -78,9 +94,17 @@ impl Waiter {
             tp,
             spin,
             gate: YieldGate::new(shared),
-            loaded: SpinBudget::new(),
+            parking: AtomicBool::new(false),
             stats,
         }
+    }
+
+    /// Whether the poll running now is one right before this image sleeps (or, over a
+    /// transport that cannot wake, naps until its bell moves): a poll announces only then
+    /// what a poster must wake it for (LOCK's parked bit), so that a wait answered while
+    /// polling costs the poster no wake-up.
+    pub fn parking(&self) -> bool {
+        self.parking.load(Ordering::Relaxed)
     }
 
     /// Exit code of a job-wide error termination in progress, if any. Without a mapped job
@@ -116,8 +140,8 @@ impl Waiter {
 
     /// Calls `poll` until it yields a result. Between polls, spins up to the configured count,
     /// then yields the core for up to [`YIELD_FOR`], then sleeps until the doorbell rings;
-    /// once a yield proved slow (outside load, [`YieldGate`]), it sleeps after the polls its
-    /// [`SpinBudget`] allows (at most [`LOADED_SPIN`]). If
+    /// once a yield proved slow (outside load, [`YieldGate`]), it polls without yielding at
+    /// most [`LOADED_SPIN`] times (and the configured count), then sleeps. If
     /// another image starts error termination while this one waits, this image ends with that
     /// exit code. With statistics on, the time is added to the current wait kind
     /// ([`Stats::during`]).
@@ -125,14 +149,23 @@ impl Waiter {
     /// `poll` must load only this image's memory (or gate other loads on `status::news`):
     /// a transport that cannot wake runs it at every turn.
     pub fn block<T>(&self, poll: impl FnMut() -> Option<CafResult<T>>) -> CafResult<T> {
-        self.timed(poll, false)
+        self.timed(poll, Kind::Local)
     }
 
     /// [`Waiter::block`] for a poll that reads other images' memory, whose changes the poster
     /// signals with [`Transport::alert`]: a transport that cannot wake runs it again only when
     /// this image's bell moved (or after [`NAP`]).
     pub fn block_remote<T>(&self, poll: impl FnMut() -> Option<CafResult<T>>) -> CafResult<T> {
-        self.timed(poll, true)
+        self.timed(poll, Kind::Remote)
+    }
+
+    /// [`Waiter::block_remote`] for LOCK: when waits spin (each image has a core), polls at
+    /// most [`LOCK_POLLS`] times before it sleeps, without yielding. A holder that releases
+    /// and re-takes the lock at once (barging) is only slowed by a waiter polling the lock's
+    /// line, and when the waiter sleeps it runs on alone until the waiter claims the next
+    /// hand-off (`engine/lock.rs`).
+    pub fn block_lock<T>(&self, poll: impl FnMut() -> Option<CafResult<T>>) -> CafResult<T> {
+        self.timed(poll, Kind::Lock)
     }
 
     /// Waits until `ready()` (a load of this image's memory) holds, or `gone()` (which may
@@ -165,27 +198,45 @@ impl Waiter {
     }
 
     /// [`Waiter::block`] with statistics when they are on.
-    fn timed<T>(&self, poll: impl FnMut() -> Option<CafResult<T>>, remote: bool) -> CafResult<T> {
+    fn timed<T>(&self, poll: impl FnMut() -> Option<CafResult<T>>, kind: Kind) -> CafResult<T> {
         if !self.stats.on() {
-            return self.wait(poll, remote);
+            return self.wait(poll, kind);
         }
         let t0 = Instant::now();
-        let r = self.wait(poll, remote);
+        let r = self.wait(poll, kind);
         self.stats.waited(t0.elapsed());
         r
     }
 
     /// [`Waiter::block`] without statistics.
-    fn wait<T>(
+    fn wait<T>(&self, poll: impl FnMut() -> Option<CafResult<T>>, kind: Kind) -> CafResult<T> {
+        if !self.tp.can_wake() {
+            self.parking.store(true, Ordering::Relaxed);
+            return self.poll_with_naps(poll, kind != Kind::Local);
+        }
+        let r = self.spin_then_sleep(poll, kind == Kind::Lock);
+        self.parking.store(false, Ordering::Relaxed);
+        r
+    }
+
+    /// The phases of a wait over a transport that can wake: polls (spinning and yielding,
+    /// or under outside load spinning at most [`LOADED_SPIN`] times; for a `lock`, at most
+    /// [`LOCK_POLLS`] when waits spin at all), then sleeps on the doorbell until `poll`
+    /// answers.
+    fn spin_then_sleep<T>(
         &self,
         mut poll: impl FnMut() -> Option<CafResult<T>>,
-        remote: bool,
+        lock: bool,
     ) -> CafResult<T> {
-        if !self.tp.can_wake() {
-            return self.poll_with_naps(poll, remote);
-        }
         crate::transport::shm::stream::publish_cpu(self.header);
-        if self.gate.open() {
+        if lock && self.spin > 0 {
+            if let Some(r) = (0..self.spin.min(LOCK_POLLS)).find_map(|_| {
+                std::hint::spin_loop();
+                poll()
+            }) {
+                return r;
+            }
+        } else if self.gate.open() {
             if let Some(r) = self.spin_and_yield(&mut poll) {
                 return r;
             }
@@ -196,6 +247,7 @@ impl Waiter {
             seq: &self.header.bell,
             sleepers: &self.header.sleepers,
         };
+        self.parking.store(true, Ordering::Relaxed);
         loop {
             if let Some(r) = poll() {
                 return r;
@@ -214,26 +266,18 @@ impl Waiter {
         }
     }
 
-    /// The polls of a wait under outside load: as many as the [`SpinBudget`] allows, no
-    /// yield. Returns `None` when the wait should sleep.
+    /// The polls of a wait under outside load: at most [`LOADED_SPIN`] (and the configured
+    /// count), no yield. Returns `None` when the wait should sleep.
     fn loaded_spin<T>(
         &self,
         poll: &mut impl FnMut() -> Option<CafResult<T>>,
     ) -> Option<CafResult<T>> {
-        if let Some(r) = poll() {
-            // Already there: says nothing about whether polling pays.
-            return Some(r);
-        }
-        let cap = self.spin.min(LOADED_SPIN);
-        let found = (0..self.loaded.polls(cap)).find_map(|_| {
-            std::hint::spin_loop();
+        (0..=self.spin.min(LOADED_SPIN)).find_map(|i| {
+            if i > 0 {
+                std::hint::spin_loop();
+            }
             poll()
-        });
-        match found {
-            Some(_) => self.loaded.hit(cap),
-            None => self.loaded.miss(),
-        }
-        found
+        })
     }
 
     /// The polling phases of a wait before it sleeps: up to the configured count of spins,

@@ -4,22 +4,34 @@
 //! address ([`near`]). Everything the general path decides is then one load or one comparison,
 //! and the call is the accessor (plus, for a read, a range check of the pointer it returns).
 
-use super::guard::{call, inside};
+use super::guard::{call, inside_any, within};
 use super::table::lookup;
 use super::target::caller_token;
 use super::{Getter, Receiver};
-use crate::abi::near::near;
+use crate::abi::near::placement;
 use crate::abi::CafToken;
 use crate::runtime::registry::{HeapKind, Token};
 use crate::runtime::Runtime;
 use std::ffi::{c_int, c_void};
 use std::sync::atomic::Ordering;
 
-/// The target of a plain access: its 0-based image, the start of its segment and the
-/// object's address in this process, if the fast path applies.
+/// The target of a plain access, when the fast path applies.
+struct Target<'a> {
+    /// 0-based initial-team index.
+    image: usize,
+    /// Start of its segment in this process.
+    base: usize,
+    /// The coarray.
+    token: &'a Token,
+    /// This image's number in the current team (the accessor's `caller_image`).
+    caller: c_int,
+}
+
+/// The [`Target`] of a plain access to image `image` of the current team, if the fast path
+/// applies.
 #[inline(always)]
-fn place(rt: &Runtime, token: CafToken, image: c_int) -> Option<(usize, usize, &Token)> {
-    let near = near(rt).filter(|n| n.same)?;
+fn place(rt: &Runtime, token: CafToken, image: c_int) -> Option<Target<'_>> {
+    let (team, p) = placement(rt).filter(|(_, p)| p.same)?;
     if token.is_null() || rt.header.news.load(Ordering::Acquire) != 0 {
         return None;
     }
@@ -28,10 +40,13 @@ fn place(rt: &Runtime, token: CafToken, image: c_int) -> Option<(usize, usize, &
     if t.heap != HeapKind::Symmetric {
         return None;
     }
-    let members = &rt.team.current().members;
-    let &j = members.get((image as usize).wrapping_sub(1))?;
-    let &lo = near.bases.get(j)?;
-    Some((j, lo, t))
+    let &(lo, j) = p.members.get((image as usize).wrapping_sub(1))?;
+    Some(Target {
+        image: j,
+        base: lo,
+        token: t,
+        caller: (team.rank + 1) as c_int,
+    })
 }
 
 /// Ends an access the fast path made: STAT= 0 (if present), and `bytes` counted as read
@@ -70,12 +85,16 @@ pub(super) unsafe fn send(
         return None;
     }
     let f = lookup(index)?;
-    let (j, lo, t) = place(rt, token, image)?;
+    let Target {
+        image: j,
+        base: lo,
+        token: t,
+        caller,
+    } = place(rt, token, image)?;
     let addr = lo + t.offset;
     // SAFETY: the table holds the functions gfortran registered; this index names a receiver.
     let f = unsafe { std::mem::transmute::<usize, Receiver>(f) };
     let cb = caller_token(add_data, add_data_size);
-    let caller = (rt.team.rank + 1) as c_int;
     call(j, || {
         // SAFETY: the receiver's own convention; every pointer is live for the call.
         unsafe {
@@ -116,14 +135,19 @@ pub(super) unsafe fn get(
     let Some(f) = lookup(index) else {
         return false;
     };
-    let Some((j, lo, t)) = place(rt, token, image) else {
+    let Some(Target {
+        image: j,
+        base: lo,
+        token: t,
+        caller,
+    }) = place(rt, token, image)
+    else {
         return false;
     };
     let addr = lo + t.offset;
     // SAFETY: the table holds the functions gfortran registered; this index names a getter.
     let f = unsafe { std::mem::transmute::<usize, Getter>(f) };
     let cb = caller_token(add_data, add_data_size);
-    let caller = (rt.team.rank + 1) as c_int;
     let mut free_buffer = 0i32;
     // SAFETY: the address of the result pointer (caller's guarantee).
     let before = unsafe { *dst };
@@ -145,7 +169,11 @@ pub(super) unsafe fn get(
     });
     // SAFETY: as above.
     let p = unsafe { *dst };
-    let ok = p == before || free_buffer != 0 || inside(rt, lo, p as usize, 1);
+    // Most often the result points into the target's segment: that test first.
+    let ok = within(rt, lo, p as usize, 1)
+        || p == before
+        || free_buffer != 0
+        || inside_any(rt, p as usize, 1);
     if !ok {
         // A result pointer outside every segment: the general path reports it (it runs the
         // getter again, which only reads).

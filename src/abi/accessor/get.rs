@@ -223,8 +223,9 @@ pub unsafe extern "C" fn _gfortran_caf_get_from_remote(
     team_number: *const c_int,
 ) {
     let rt = runtime::get();
+    // No descriptor and no team selector: one test of the four pointers or-ed together.
     let plain =
-        opt_src_desc.is_null() && opt_dst_desc.is_null() && team.is_null() && team_number.is_null();
+        (opt_src_desc as usize | opt_dst_desc as usize | team as usize | team_number as usize) == 0;
     if plain
         && !rt.attachments.any()
         // SAFETY: forwarded from the caller (no descriptors, no team selector).

@@ -13,13 +13,84 @@ use std::fmt::Write;
 use std::sync::OnceLock;
 
 extern "C" {
-    /// Sets this thread's marker (1 + the 0-based target image while an accessor runs, else 0;
-    /// `guard_mark.c`: initial-exec TLS) and returns the previous value.
+    /// This thread's marker (1 + the 0-based target image while an accessor runs, else 0;
+    /// `guard_mark.c`: initial-exec TLS).
+    fn ferrocaf_accessor_mark() -> usize;
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+extern "C" {
+    /// Sets this thread's marker and returns the previous value (`guard_mark.c`).
     fn ferrocaf_accessor_enter(target: usize) -> usize;
     /// Puts back the value `ferrocaf_accessor_enter` returned.
     fn ferrocaf_accessor_leave(was: usize);
-    /// This thread's marker.
-    fn ferrocaf_accessor_mark() -> usize;
+}
+
+/// Sets this thread's marker to `target` and returns the previous value: three instructions
+/// (the marker's offset from the thread pointer, read from the GOT; a load and a store
+/// relative to `fs`), where a call into `guard_mark.c` cost eight with its frame.
+///
+/// # Safety
+/// Restore the returned value with [`leave`] when the accessor returns.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+unsafe fn enter(target: usize) -> usize {
+    let was: usize;
+    // SAFETY: `ferrocaf_accessor_marker` is an initial-exec thread-local of this library
+    // (guard_mark.c), so fs + its GOT-held offset is this thread's marker.
+    unsafe {
+        std::arch::asm!(
+            "mov {off}, qword ptr [rip + ferrocaf_accessor_marker@GOTTPOFF]",
+            "mov {was}, qword ptr fs:[{off}]",
+            "mov qword ptr fs:[{off}], {t}",
+            off = out(reg) _,
+            was = out(reg) was,
+            t = in(reg) target,
+            options(nostack, preserves_flags),
+        );
+    }
+    was
+}
+
+/// Puts back the marker value [`enter`] returned.
+///
+/// # Safety
+/// `was` came from [`enter`] on this thread.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+unsafe fn leave(was: usize) {
+    // SAFETY: as in `enter`.
+    unsafe {
+        std::arch::asm!(
+            "mov {off}, qword ptr [rip + ferrocaf_accessor_marker@GOTTPOFF]",
+            "mov qword ptr fs:[{off}], {was}",
+            off = out(reg) _,
+            was = in(reg) was,
+            options(nostack, preserves_flags),
+        );
+    }
+}
+
+/// Sets this thread's marker to `target` and returns the previous value.
+///
+/// # Safety
+/// Restore the returned value with [`leave`] when the accessor returns.
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+unsafe fn enter(target: usize) -> usize {
+    // SAFETY: sets this thread's marker (guard_mark.c).
+    unsafe { ferrocaf_accessor_enter(target) }
+}
+
+/// Puts back the marker value [`enter`] returned.
+///
+/// # Safety
+/// `was` came from [`enter`] on this thread.
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+unsafe fn leave(was: usize) {
+    // SAFETY: restores this thread's marker (guard_mark.c).
+    unsafe { ferrocaf_accessor_leave(was) }
 }
 
 /// Faults below this address are a null pointer plus an offset: an unallocated component.
@@ -38,13 +109,17 @@ pub(super) fn inside(rt: &Runtime, near: usize, addr: usize, len: usize) -> bool
     within(rt, near, addr, len) || inside_any(rt, addr, len)
 }
 
+/// Whether `len` bytes at `addr` lie in the segment starting at `lo`: one subtraction and one
+/// comparison when `len` is a constant (an address below `lo` wraps to a large offset).
 #[inline]
-fn within(rt: &Runtime, lo: usize, addr: usize, len: usize) -> bool {
-    addr >= lo && addr.checked_add(len).is_some_and(|e| e <= lo + rt.seg_size)
+pub(super) fn within(rt: &Runtime, lo: usize, addr: usize, len: usize) -> bool {
+    let off = addr.wrapping_sub(lo);
+    off <= rt.seg_size && len <= rt.seg_size - off
 }
 
+/// Whether `len` bytes at `addr` lie in some image's segment (the slow half of [`inside`]).
 #[cold]
-fn inside_any(rt: &Runtime, addr: usize, len: usize) -> bool {
+pub(super) fn inside_any(rt: &Runtime, addr: usize, len: usize) -> bool {
     (0..rt.n).any(|j| {
         rt.tp
             .direct(j, 0)
@@ -144,10 +219,10 @@ fn install_now() {
 pub(super) fn call<R>(target: usize, f: impl FnOnce() -> R) -> R {
     install();
     // SAFETY: sets and restores this thread's marker around the call.
-    let was = unsafe { ferrocaf_accessor_enter(target + 1) };
+    let was = unsafe { enter(target + 1) };
     let r = f();
     // SAFETY: as above.
-    unsafe { ferrocaf_accessor_leave(was) };
+    unsafe { leave(was) };
     r
 }
 

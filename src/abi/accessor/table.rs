@@ -36,8 +36,9 @@ static PENDING: Mutex<Pending> = Mutex::new(Pending {
     dirty: false,
 });
 
-/// The published table (hash-sorted, distinct pairs) and its length.
-static TABLE: AtomicPtr<Entry> = AtomicPtr::new(std::ptr::null_mut());
+/// The published table (hash-sorted, distinct pairs) and its length; before the first
+/// publication a dangling pointer with length 0 (an empty slice, no null test on the hot path).
+static TABLE: AtomicPtr<Entry> = AtomicPtr::new(std::ptr::NonNull::dangling().as_ptr());
 static LEN: AtomicUsize = AtomicUsize::new(0);
 
 fn pending() -> std::sync::MutexGuard<'static, Pending> {
@@ -62,10 +63,8 @@ fn publish(p: &mut Pending) {
 #[inline]
 fn table() -> &'static [Entry] {
     let ptr = TABLE.load(Ordering::Acquire);
-    if ptr.is_null() {
-        return &[];
-    }
-    // SAFETY: `ptr` is a leaked slice of at least `LEN` entries (see `publish`), never freed.
+    // SAFETY: `ptr` is a leaked slice of at least `LEN` entries (see `publish`), never freed,
+    // or the initial dangling pointer with `LEN` 0.
     unsafe { std::slice::from_raw_parts(ptr, LEN.load(Ordering::Acquire)) }
 }
 
@@ -94,7 +93,8 @@ pub fn index_of(hash: i32) -> CafResult<i32> {
 /// The function at `index`, if there is one (one load; the hot path).
 #[inline]
 pub fn lookup(index: i32) -> Option<usize> {
-    table().get(usize::try_from(index).ok()?).map(|e| e.f)
+    // A negative index becomes at least 2^31 and fails the bounds check.
+    table().get(index as u32 as usize).map(|e| e.f)
 }
 
 /// The function at `index`, or an error naming the index.
