@@ -15,7 +15,7 @@
 set -euo pipefail
 REPO="$(cd "$(dirname "$0")/.." && pwd)"
 SID="${FERROCAF_SID:-/var/tmp/ferrocaf-sid}"
-PACKAGES=gfortran-14,gfortran-15,gfortran-16,libgfortran-16-dev,binutils,cmake,make,pkg-config,fortran-fpm,gcc,libopenmpi-dev,openmpi-bin,mpich,libmpich-dev,libclang-dev
+PACKAGES=gfortran-14,gfortran-15,gfortran-16,libgfortran-16-dev,binutils,cmake,make,pkg-config,fortran-fpm,gcc,libopenmpi-dev,openmpi-bin,mpich,libmpich-dev,libclang-dev,libfabric-dev,libfabric-bin,libpmix-dev
 
 # Prints the first Debian archive URI of the apt sources (one-line or deb822 format).
 mirror() {

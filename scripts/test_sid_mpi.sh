@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Runs the gfortran suite over MPI inside the Debian sid chroot (scripts/sid.sh; root needed) with
-# gfortran 15 and 16, whose coindexed references are GCC 15+ accessors: ferrocaf is built INSIDE
+# Runs the gfortran suite over MPI (or libfabric: --fabric) inside the Debian sid chroot
+# (scripts/sid.sh; root needed) with gfortran 15 and 16, whose coindexed references are GCC 15+ accessors: ferrocaf is built INSIDE
 # the chroot with `--features mpi` (so it links sid's MPI library) and every program runs under
 # the MPI launcher, with the node's shared window, then again with FERROCAF_MPI_SHM=0 (one-sided
 # RMA only; programs whose accessors need the shared window say `! test: requires
@@ -14,6 +14,11 @@
 #   scripts/test_sid_mpi.sh 16 -- accessor     only gfortran 16, tests whose name has `accessor`
 #   scripts/test_sid_mpi.sh --mpich 15 16      under MPICH, the one-sided pass
 #   FERROCAF_SID_MPI_PASSES=shm scripts/test_sid_mpi.sh    only the shared-window pass
+#   scripts/test_sid_mpi.sh --fabric 15 16 -- accessor
+#                                              over the libfabric transport instead (built
+#                                              with `--features fabric` in target/sid-fabric,
+#                                              Open MPI's mpirun serving PMIx, tcp provider on
+#                                              loopback, at most 4 images): one pass, `fabric`
 #   scripts/test_sid_mpi.sh --bed [--mpich] 16 -- accessor
 #                                              the images spread over the hosts of the test bed
 #                                              (scripts/testbed.sh with TESTBED_ROOT = the chroot)
@@ -34,7 +39,12 @@ if [ "${1:-}" = "--bed" ]; then
     shift
 fi
 mpi="Open MPI" target=target/sid-mpi build=() launcher="mpirun --oversubscribe -n {n}"
-passes="${FERROCAF_SID_MPI_PASSES:-shm rma}"
+features=mpi passes="${FERROCAF_SID_MPI_PASSES:-shm rma}"
+if [ "${1:-}" = "--fabric" ]; then
+    [ "$bed" = 0 ] || { echo "error: --fabric runs on this host only, not with --bed" >&2; exit 2; }
+    mpi="libfabric (tcp)" target=target/sid-fabric features=fabric passes=fabric
+    shift
+fi
 if [ "$bed" = 1 ]; then
     launcher="$PWD/scripts/testbed.sh mpirun --oversubscribe --map-by node -n {n}"
 fi
@@ -77,7 +87,7 @@ inside() {
         OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 "${@:2}"
 }
 
-exe="$(inside /usr/bin cargo test --release --features mpi --test gfortran --no-run \
+exe="$(inside /usr/bin cargo test --release --features "$features" --test gfortran --no-run \
     --message-format=json 2>/dev/null | python3 -c '
 import json, sys
 for line in sys.stdin:
@@ -97,6 +107,10 @@ for v in "${versions[@]}"; do
         case "$pass" in
             shm) env=(FERROCAF_HEAP_SIZE=256M) ;;
             rma) env=(FERROCAF_MPI_SHM=0 FERROCAF_HEAP_SIZE=16M) ;;
+            # As scripts/test_fabric.sh: loopback only, a small heap, at most 4 images.
+            fabric) env=(FERROCAF_TRANSPORT=fabric FI_PROVIDER=tcp FI_TCP_IFACE=lo
+                FERROCAF_HEAP_SIZE=64M
+                FERROCAF_TEST_MAX_IMAGES="${FERROCAF_TEST_MAX_IMAGES:-4}") ;;
             *) echo "error: unknown pass $pass (shm or rma)" >&2; exit 2 ;;
         esac
         if ! inside "$bin" env "${env[@]}" "${heap[@]}" FERROCAF_TEST_LAUNCHER="$launcher" \

@@ -1,6 +1,8 @@
 //! How bytes move between images. The engine addresses remote memory only as `(image, offset)`
 //! inside an image's segment and reaches it only through [`Transport`].
 
+#[cfg(any(feature = "mpi", feature = "fabric"))]
+mod carrier;
 pub mod control;
 pub mod cpu_atomic;
 pub mod dims;

@@ -37,8 +37,9 @@ pub fn max_images() -> Result<Option<usize>, String> {
 /// (FERROCAF_TEST_HOSTS above 1: scripts/test_testbed.sh, scripts/test_sid_mpi.sh --bed);
 /// `rma-only`, images that do not map each other's memory: only
 /// such a job has it; `steady-memory`, resident memory that stays flat over many operations,
-/// which libfabric 1.17's tcp provider (`tcp;ofi_rxm`) lacks: its processes grow by about 47
-/// bytes per RMA operation, outside the malloc heap (docs/ARCHITECTURE.md, "Fabric transport").
+/// which libfabric's tcp provider (`tcp;ofi_rxm`) lacks: its processes grow by about 47 bytes
+/// per RMA operation until some 12 MB of the provider's per-connection memory has been touched
+/// (docs/ARCHITECTURE.md, "Fabric transport").
 pub fn missing(capability: &str, launched: bool) -> bool {
     let env_is = |var: &str, v: &str| std::env::var(var).is_ok_and(|x| x == v);
     let rma_only =

@@ -1,5 +1,6 @@
 //! Accessors whose object this process does not map at its owner's address (an image on
-//! another node, every other image with FERROCAF_MPI_SHM=0): the accessor runs on the owner.
+//! another node, every other image with FERROCAF_MPI_SHM=0 or over libfabric): the accessor
+//! runs on the owner.
 //! The caller sends the accessor's index, its add_data (and that add_data's address here, for
 //! the nested reads an accessor makes of it, which come back to this image), the descriptors
 //! and character lengths the accessor takes and, for a put, the source's bytes (packed); the
@@ -59,10 +60,11 @@ fn call(rt: &Runtime, image: usize, request: &Request) -> CafResult<Vec<u8>> {
             msg.len()
         )));
     }
+    // `target.rs` sends an access away only over a transport with owner-side calls.
     let calls = rt.tp.owner_calls().ok_or_else(|| {
         CafError::InvalidArgument(format!(
             "image {} is not mapped here and this transport cannot run a GCC 15+ accessor on \
-             its owner (gfortran 15/16 programs across nodes: FERROCAF_TRANSPORT=mpi)",
+             its owner",
             image + 1
         ))
     })?;

@@ -8,6 +8,9 @@ pub(super) struct Ff {
     _private: [u8; 0],
 }
 
+/// Bytes of a receive buffer, the longest message (`SLOT` in `shim.c`).
+pub(super) const SLOT: usize = 4096;
+
 /// One local piece of an RMA operation (`struct iovec`).
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
@@ -92,8 +95,9 @@ extern "C" {
         data: u64,
         to: c_int,
     ) -> c_int;
-    /// Sends one notification cell to `peer` (delivered when its completion is reaped).
-    pub(super) fn ff_send(f: *mut Ff, peer: usize, cell: *const c_void) -> c_int;
+    /// Sends the message of `len` bytes (at most [`SLOT`]) at `buf` to `peer` (delivered when
+    /// its completion is reaped).
+    pub(super) fn ff_send(f: *mut Ff, peer: usize, buf: *const c_void, len: usize) -> c_int;
     /// Whether the provider has every fetching atomic and the compare-and-swap the transport
     /// uses, on 4- and 8-byte unsigned words.
     pub(super) fn ff_atomics_valid(f: *mut Ff) -> c_int;
@@ -121,9 +125,14 @@ extern "C" {
         desired: *const c_void,
         old: *mut c_void,
     ) -> c_int;
-    /// Reads one arrival: 1 with a notification cell copied to `cell`, 2 with a write's immediate
-    /// data in `*data`, 0 when none is there.
-    pub(super) fn ff_receive(f: *mut Ff, cell: *mut c_void, data: *mut u64) -> c_int;
+    /// Reads one arrival: 1 with a message copied to `msg` ([`SLOT`] writable bytes; its length
+    /// in `*len`), 2 with a write's immediate data in `*data`, 0 when none is there.
+    pub(super) fn ff_receive(
+        f: *mut Ff,
+        msg: *mut c_void,
+        len: *mut usize,
+        data: *mut u64,
+    ) -> c_int;
     /// Closes everything `ff_open` opened.
     pub(super) fn ff_close(f: *mut Ff);
 }

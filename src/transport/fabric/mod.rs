@@ -2,7 +2,8 @@
 //! provider, puts and gets as `fi_write`/`fi_read` (strided sections as iov batches), atomics
 //! as `fi_fetch_atomic`/`fi_compare_atomic`, notifications as 64-byte sends, and notified puts
 //! as one `fi_writedata` whose immediate data names the source and the tag, and puts into
-//! memory attached to the image's counted event as counted puts (`count.rs`).
+//! memory attached to the image's counted event as counted puts (`count.rs`). GCC 15+ accessors
+//! run on the owner of their object: requests and replies as sends in pieces (`calls.rs`).
 //!
 //! Bootstrap through the launcher's PMIx server (`boot.rs`); the provider is the first that
 //! `fi_getinfo` offers for reliable datagram endpoints with RMA, atomics and messages
@@ -18,6 +19,7 @@
 //! calling [`Transport::progress`], which drives the provider and collects arrivals.
 
 mod boot;
+mod calls;
 mod count;
 mod ffi;
 mod imm;
@@ -25,11 +27,13 @@ mod pump;
 mod rma;
 
 use super::one_sided;
+use super::owner::OwnerCalls;
 use super::wire::{decode, encode, WORDS};
 use super::{AtomicOp, CopyPlan, Full, Notification, Place, Transport};
+use calls::Calls;
 use count::Counting;
 pub use ffi::providers;
-use ffi::{check, Ff, Iov};
+use ffi::{check, Ff, Iov, SLOT};
 use pump::Pump;
 use rma::Mark;
 use std::collections::VecDeque;
@@ -40,10 +44,12 @@ use std::sync::{Mutex, MutexGuard, Once, OnceLock};
 /// Bytes reserved for an endpoint name.
 const NAME: usize = 256;
 
-/// The endpoint, and the notifications collected from it but not yet drained.
+/// The endpoint, the notifications collected from it but not yet drained, and the owner-side
+/// calls' messages collected from it.
 pub(super) struct Ep {
     ff: *mut Ff,
     arrived: VecDeque<Notification>,
+    calls: Calls,
 }
 
 // SAFETY: the shim's state is used by one thread at a time, under the Mutex that owns it.
@@ -200,10 +206,15 @@ impl Fabric {
         }
         boot::fence(false)?;
         crate::sys::proc::tight_timer_slack();
+        if n > 1 {
+            // No image maps another's segment: accessors run on their owners (`calls.rs`).
+            super::owner::set_serving();
+        }
         Ok(Fabric {
             ep: Mutex::new(Ep {
                 ff,
                 arrived: VecDeque::new(),
+                calls: Calls::default(),
             }),
             me,
             n,
@@ -259,21 +270,28 @@ impl Fabric {
         }
     }
 
-    /// Drives the provider and moves every arrival (messages, immediate data of notified
-    /// puts) from the completion queue to `ep.arrived`.
+    /// Drives the provider and moves every arrival from the completion queue: notifications
+    /// (messages, immediate data of notified puts) to `ep.arrived`, the pieces of owner-side
+    /// calls to `ep.calls`.
     fn collect(&self, ep: &mut Ep) {
         if self.count.on() {
             // Reading the counter progresses the counting endpoint (puts into this image).
             // SAFETY: an open endpoint.
             unsafe { ffi::ff_counted(ep.ff) };
         }
+        let mut msg = [0u64; SLOT / 8];
         loop {
-            let (mut cell, mut data) = ([0u64; WORDS], 0u64);
-            // SAFETY: an open endpoint; `cell` holds the 64 bytes a message fills.
-            let rc = unsafe { ffi::ff_receive(ep.ff, cell.as_mut_ptr().cast(), &mut data) };
+            let (mut len, mut data) = (0usize, 0u64);
+            // SAFETY: an open endpoint; `msg` holds the SLOT bytes a message may fill.
+            let rc =
+                unsafe { ffi::ff_receive(ep.ff, msg.as_mut_ptr().cast(), &mut len, &mut data) };
             match check(rc, "fi_cq_read") {
                 0 => return,
-                1 => ep.arrived.push_back(decode(&cell)),
+                1 if calls::is_piece(&msg, len) => ep.calls.take(&msg, len),
+                1 => {
+                    let cell = msg[..WORDS].try_into().expect("a cell's words");
+                    ep.arrived.push_back(decode(cell));
+                }
                 _ => ep.arrived.push_back(imm::decode(data)),
             }
         }
@@ -284,7 +302,7 @@ impl Fabric {
         let cell = encode(n);
         // SAFETY: an open endpoint; `cell` stays alive until the send is waited for below.
         check(
-            unsafe { ffi::ff_send(ep.ff, image, cell.as_ptr().cast()) },
+            unsafe { ffi::ff_send(ep.ff, image, cell.as_ptr().cast(), size_of_val(&cell)) },
             "fi_sendmsg",
         );
         self.wait(ep);
@@ -475,10 +493,17 @@ impl Transport for Fabric {
         false
     }
 
+    /// Also serves the owner-side calls that have arrived (`calls.rs`).
     fn progress(&self) {
-        let mut ep = self.lock();
-        self.collect(&mut ep);
+        let asked = {
+            let mut ep = self.lock();
+            self.collect(&mut ep);
+            ep.calls.asked()
+        };
         fence(Ordering::SeqCst);
+        if asked {
+            self.serve_calls();
+        }
     }
 
     fn home(&self, image: usize) -> usize {
@@ -510,5 +535,9 @@ impl Transport for Fabric {
 
     fn abort_job(&self, code: i32) {
         boot::abort(code);
+    }
+
+    fn owner_calls(&self) -> Option<&dyn OwnerCalls> {
+        Some(self)
     }
 }

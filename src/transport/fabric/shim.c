@@ -18,18 +18,21 @@
 #include <time.h>
 #include <unistd.h>
 
-/* Bytes of a notification message (one ring cell). */
-#define CELL 64
-/* Receive buffers kept posted for notification messages. */
+/* Bytes of a receive buffer: the longest message (a notification is a 64-byte ring cell; the
+ * pieces of owner-side calls fill whole buffers). 4 KiB is what the shm provider sends
+ * inline. */
+#define SLOT 4096
+/* Receive buffers kept posted for messages. */
 #define SLOTS 256
 /* Completion entries read per call. */
 #define BATCH 16
 
-/* An arrival: a notification cell (kind 1) or a write's immediate data (kind 2). */
+/* An arrival: a message of `len` bytes (kind 1) or a write's immediate data (kind 2). */
 struct arrival {
 	int kind;
 	uint64_t data;
-	uint64_t cell[CELL / 8];
+	size_t len;
+	uint64_t msg[SLOT / 8];
 };
 
 struct ff {
@@ -167,7 +170,7 @@ static int post_slot(struct ff *f, size_t i)
 {
 	int rc;
 	do {
-		rc = fi_recv(f->ep, f->slots + i * CELL, CELL, NULL, FI_ADDR_UNSPEC,
+		rc = fi_recv(f->ep, f->slots + i * SLOT, SLOT, NULL, FI_ADDR_UNSPEC,
 			     (void *)(uintptr_t)(i + 1));
 		if (rc == -FI_EAGAIN && (rc = reap(f)) >= 0) {
 			rc = -FI_EAGAIN;
@@ -277,7 +280,7 @@ int ff_open(struct ff **out, void *seg, size_t len, void *name, size_t *namelen,
 		if ((rc = fi_mr_enable(f->mr)))
 			return rc;
 	}
-	f->slots = calloc(SLOTS, CELL);
+	f->slots = calloc(SLOTS, SLOT);
 	if (!f->slots)
 		return -FI_ENOMEM;
 	for (size_t i = 0; i < SLOTS; i++)
@@ -340,9 +343,10 @@ uint64_t ff_counted(struct ff *f) { return f->cntr ? fi_cntr_read(f->cntr) : 0; 
 /* Adds one to this image's own counter (a counted put into its own memory). */
 int ff_count_add(struct ff *f) { return fi_cntr_add(f->cntr, 1); }
 
-/* Reads one receive completion: 1 with a notification cell copied to `cell` (its buffer
- * posted again), 2 with a write's immediate data in *data, 0 when none is there. */
-static int read_rx(struct ff *f, void *cell, uint64_t *data)
+/* Reads one receive completion: 1 with a message copied to `msg` (SLOT bytes; its length in
+ * *len, its buffer posted again), 2 with a write's immediate data in *data, 0 when none is
+ * there. */
+static int read_rx(struct ff *f, void *msg, size_t *len, uint64_t *data)
 {
 	struct fi_cq_data_entry e;
 	ssize_t got = fi_cq_read(f->rxcq, &e, 1);
@@ -357,7 +361,8 @@ static int read_rx(struct ff *f, void *cell, uint64_t *data)
 		return (int)got;
 	if (e.flags & FI_RECV) {
 		size_t i = (uintptr_t)e.op_context - 1;
-		memcpy(cell, f->slots + i * CELL, CELL);
+		*len = e.len < SLOT ? e.len : SLOT;
+		memcpy(msg, f->slots + i * SLOT, *len);
 		int rc = post_slot(f, i);
 		return rc ? rc : 1;
 	}
@@ -386,7 +391,7 @@ static int stash_rx(struct ff *f)
 			f->stash_cap = cap;
 		}
 		struct arrival *a = &f->stash[f->stash_len];
-		int rc = read_rx(f, a->cell, &a->data);
+		int rc = read_rx(f, a->msg, &a->len, &a->data);
 		if (rc <= 0)
 			return rc;
 		a->kind = rc;
@@ -394,20 +399,22 @@ static int stash_rx(struct ff *f)
 	}
 }
 
-/* Reads one arrival, stashed ones first: 1 with a notification cell copied to `cell`, 2 with
- * a write's immediate data in *data, 0 when none is there. */
-int ff_receive(struct ff *f, void *cell, uint64_t *data)
+/* Reads one arrival, stashed ones first: 1 with a message copied to `msg` (SLOT bytes; its
+ * length in *len), 2 with a write's immediate data in *data, 0 when none is there. */
+int ff_receive(struct ff *f, void *msg, size_t *len, uint64_t *data)
 {
 	if (f->stash_head < f->stash_len) {
 		struct arrival *a = &f->stash[f->stash_head++];
 		int kind = a->kind;
-		memcpy(cell, a->cell, CELL);
+		if (kind == 1)
+			memcpy(msg, a->msg, a->len);
+		*len = a->len;
 		*data = a->data;
 		if (f->stash_head == f->stash_len)
 			f->stash_head = f->stash_len = 0;
 		return kind;
 	}
-	return read_rx(f, cell, data);
+	return read_rx(f, msg, len, data);
 }
 
 /* Waits until every posted operation has completed. */
@@ -471,10 +478,13 @@ int ff_rma(struct ff *f, int write, size_t peer, const struct iovec *local, size
 	return 0;
 }
 
-/* Sends one notification cell to `peer` (delivered when its completion is reaped). */
-int ff_send(struct ff *f, size_t peer, const void *cell)
+/* Sends the message of `len` bytes (at most SLOT) at `buf` to `peer` (delivered when its
+ * completion is reaped). */
+int ff_send(struct ff *f, size_t peer, const void *buf, size_t len)
 {
-	struct iovec iov = {.iov_base = (void *)cell, .iov_len = CELL};
+	if (len > SLOT)
+		return -FI_EMSGSIZE;
+	struct iovec iov = {.iov_base = (void *)buf, .iov_len = len};
 	struct fi_msg msg = {
 		.msg_iov = &iov, .desc = NULL, .iov_count = 1, .addr = f->addrs[peer],
 		.context = NULL, .data = 0};

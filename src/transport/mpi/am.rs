@@ -1,32 +1,24 @@
-//! Owner-side calls over MPI (`transport/owner.rs`): a request is one message with tag
-//! [`REQUEST`] on the transport's private communicator, its first word naming the tag of the
-//! reply (one per call this image has outstanding, so nested calls never take each other's
-//! replies). The owner receives requests whenever it enters the runtime ([`serve`], called by
-//! `progress`, which every wait calls) and answers with one message; a caller waiting for its
-//! reply serves the requests addressed to it meanwhile, so two images calling each other at
-//! once both get their answers, and an owner's request back to its caller (an accessor reading
-//! the caller's add_data) is served by the waiting caller.
+//! Owner-side calls over MPI (`transport/owner.rs`; the waiting and serving are
+//! `transport/carrier.rs`'s): a request is one message with tag [`REQUEST`] on the transport's
+//! private communicator, its frame naming the tag of the reply (one per call this image has
+//! outstanding, so nested calls never take each other's replies); the reply is one message
+//! with that tag. The owner receives requests whenever it enters the runtime (`serve`, called
+//! by `progress`, which every wait calls); a caller waiting for its reply serves the requests
+//! addressed to it meanwhile, so two images calling each other at once both get their answers,
+//! and an owner's request back to its caller (an accessor reading the caller's add_data) is
+//! served by the waiting caller. Replies leave with `MPI_Isend` and are completed later
+//! ([`OUTGOING`]): a blocking `MPI_Send` of a long reply (past the eager limit) waited for its
+//! receiver, and two images serving each other's long requests from inside their own calls
+//! waited for each other for ever (`accessor_large.f90`).
 
 use super::world::{check, null_handle, World};
-use crate::transport::owner;
+use crate::transport::carrier::Carrier;
 use mpi_sys as m;
-use std::sync::atomic::{AtomicU32, Ordering};
-use std::time::Duration;
+use std::sync::Mutex;
 
 use super::tags::{REPLY, REQUEST};
 /// Distinct reply tags (MPI guarantees tags up to 32767).
 const REPLY_TAGS: u32 = 16384;
-/// Bytes before the request proper: the reply's tag, padded to 8.
-const PREFIX: usize = 8;
-/// Turns of a caller's wait between two questions whether the owner is gone.
-const ASK_EVERY: u32 = 64;
-/// Turns a caller yields the processor before it starts to nap.
-const YIELDS: u32 = 64;
-/// A waiting caller's longest nap.
-const LONGEST_NAP: Duration = Duration::from_millis(1);
-
-/// Calls made by this image so far (names the reply tag of the next one).
-static CALLS: AtomicU32 = AtomicU32::new(0);
 
 /// Receives one message from `source` (or any) with `tag` if one has arrived: its sender and
 /// bytes.
@@ -64,95 +56,125 @@ fn receive(w: &World, source: i32, tag: i32) -> Option<(usize, Vec<u8>)> {
 }
 
 /// The length of `bytes` as an MPI count (the layer above keeps messages within
-/// [`owner::MAX_MESSAGE`]).
+/// [`crate::transport::owner::MAX_MESSAGE`]).
 fn count(bytes: &[u8]) -> i32 {
     bytes.len().min(i32::MAX as usize) as i32
 }
 
-/// Serves every request that has arrived for this image (none until the layer above has
-/// registered its server).
-pub(super) fn serve(w: &World) {
-    let Some(server) = owner::server() else {
-        return;
-    };
-    // SAFETY: a constant of the bindings, valid after MPI_Init.
-    let any = unsafe { m::RSMPI_ANY_SOURCE };
-    while let Some((source, msg)) = receive(w, any, REQUEST) {
-        let Some((tag, request)) = msg.split_first_chunk::<4>().filter(|_| msg.len() >= PREFIX)
-        else {
-            continue;
-        };
-        let tag = i32::from_ne_bytes(*tag);
-        let reply = server(source, &request[PREFIX - 4..]);
-        // SAFETY: `reply` holds `count` bytes; the communicator is valid until finalize. The
-        // caller waits for this reply, probing, so a long one cannot block for good.
+/// Replies sent and not yet known to be complete, with their buffers (which live until then).
+struct Outgoing(Vec<(m::MPI_Request, Vec<u8>)>);
+
+// SAFETY: MPI handles are valid in any thread and the transport serialises its MPI calls
+// (`World`); the buffers are plain bytes.
+unsafe impl Send for Outgoing {}
+
+/// This image's replies on their way.
+static OUTGOING: Mutex<Outgoing> = Mutex::new(Outgoing(Vec::new()));
+
+/// Releases the replies whose sends have completed; the others stay.
+fn retire(out: &mut Outgoing) {
+    out.0.retain_mut(|(request, _)| {
+        let mut done = 0;
+        // SAFETY: an active request of this process; a completed one is freed by MPI_Test and
+        // its buffer dropped with the entry.
         unsafe {
             check(
-                m::MPI_Send(
+                m::MPI_Test(request, &mut done, m::RSMPI_STATUS_IGNORE),
+                "MPI_Test",
+            )
+        };
+        done == 0
+    });
+}
+
+/// A request being sent: its buffer and the MPI request of its `MPI_Isend`.
+pub(super) struct Sent {
+    msg: Vec<u8>,
+    request: m::MPI_Request,
+}
+
+impl Carrier for World {
+    type Sent = Sent;
+
+    fn token(&self, call: u32) -> u32 {
+        REPLY as u32 + call % REPLY_TAGS
+    }
+
+    fn send_request(&self, image: usize, msg: Vec<u8>) -> Sent {
+        let mut sent = Sent {
+            msg,
+            request: null_handle(),
+        };
+        // SAFETY: `sent.msg` stays alive and unmoved (a Vec's heap buffer) until the send
+        // completes (`done`) or is leaked with its request (`give_up`).
+        unsafe {
+            check(
+                m::MPI_Isend(
+                    sent.msg.as_ptr().cast(),
+                    count(&sent.msg),
+                    m::RSMPI_UINT8_T,
+                    image as i32,
+                    REQUEST,
+                    self.comm,
+                    &mut sent.request,
+                ),
+                "MPI_Isend",
+            )
+        };
+        sent
+    }
+
+    fn reply(&self, image: usize, token: u32) -> Option<Vec<u8>> {
+        receive(self, image as i32, token as i32).map(|(_, reply)| reply)
+    }
+
+    fn next_request(&self) -> Option<(usize, Vec<u8>)> {
+        let mut out = OUTGOING.lock().unwrap_or_else(|p| p.into_inner());
+        if !out.0.is_empty() {
+            retire(&mut out);
+        }
+        drop(out);
+        // SAFETY: a constant of the bindings, valid after MPI_Init.
+        receive(self, unsafe { m::RSMPI_ANY_SOURCE }, REQUEST)
+    }
+
+    fn send_reply(&self, image: usize, token: u32, reply: Vec<u8>) {
+        let mut request = null_handle();
+        // SAFETY: `reply` holds `count` bytes and stays alive, its heap buffer unmoved, in
+        // OUTGOING until the send completes (`retire`); the communicator is valid until
+        // finalize.
+        unsafe {
+            check(
+                m::MPI_Isend(
                     reply.as_ptr().cast(),
                     count(&reply),
                     m::RSMPI_UINT8_T,
-                    source as i32,
-                    tag,
-                    w.comm,
+                    image as i32,
+                    token as i32,
+                    self.comm,
+                    &mut request,
                 ),
-                "MPI_Send",
+                "MPI_Isend",
+            )
+        };
+        let mut out = OUTGOING.lock().unwrap_or_else(|p| p.into_inner());
+        out.0.push((request, reply));
+    }
+
+    fn done(&self, mut sent: Sent) {
+        // SAFETY: the owner received the request before replying: the send is complete.
+        unsafe {
+            check(
+                m::MPI_Wait(&mut sent.request, m::RSMPI_STATUS_IGNORE),
+                "MPI_Wait",
             )
         };
     }
-}
 
-/// Sends `request` to `image`, then waits for its reply while serving requests to this image;
-/// `None` when `gone()` says the owner will never answer.
-pub(super) fn call(
-    w: &World,
-    image: usize,
-    request: &[u8],
-    gone: &mut dyn FnMut() -> bool,
-) -> Option<Vec<u8>> {
-    let tag = REPLY + (CALLS.fetch_add(1, Ordering::Relaxed) % REPLY_TAGS) as i32;
-    let mut msg = Vec::with_capacity(PREFIX + request.len());
-    msg.extend_from_slice(&tag.to_ne_bytes());
-    msg.resize(PREFIX, 0);
-    msg.extend_from_slice(request);
-    let mut sent = null_handle();
-    // SAFETY: `msg` stays alive and unmoved until the send completes (MPI_Wait below) or is
-    // leaked with its request.
-    unsafe {
-        check(
-            m::MPI_Isend(
-                msg.as_ptr().cast(),
-                count(&msg),
-                m::RSMPI_UINT8_T,
-                image as i32,
-                REQUEST,
-                w.comm,
-                &mut sent,
-            ),
-            "MPI_Isend",
-        )
-    };
-    let (mut turn, mut nap) = (0u32, Duration::from_micros(20));
-    loop {
-        if let Some((_, reply)) = receive(w, image as i32, tag) {
-            // SAFETY: the owner received the request before replying: the send is complete.
-            unsafe { check(m::MPI_Wait(&mut sent, m::RSMPI_STATUS_IGNORE), "MPI_Wait") };
-            return Some(reply);
-        }
-        serve(w);
-        turn = turn.wrapping_add(1);
-        if turn.is_multiple_of(ASK_EVERY) && gone() {
-            // SAFETY: an active send request may be freed; its buffer must then outlive it,
-            // hence the leak.
-            unsafe { check(m::MPI_Request_free(&mut sent), "MPI_Request_free") };
-            std::mem::forget(msg);
-            return None;
-        }
-        if turn < YIELDS {
-            std::thread::yield_now();
-        } else {
-            std::thread::sleep(nap);
-            nap = (nap * 2).min(LONGEST_NAP);
-        }
+    fn give_up(&self, mut sent: Sent) {
+        // SAFETY: an active send request may be freed; its buffer must then outlive it, hence
+        // the leak.
+        unsafe { check(m::MPI_Request_free(&mut sent.request), "MPI_Request_free") };
+        std::mem::forget(sent.msg);
     }
 }

@@ -23,7 +23,8 @@
 //! implementations whose passive-target RMA needs the target to enter MPI.
 //!
 //! Accessors of images this process does not map run on their owner: a request message, served
-//! by the owner's `progress`, and a reply (`am.rs`, `transport/owner.rs`).
+//! by the owner's `progress`, and a reply (`am.rs`, `transport/owner.rs`,
+//! `transport/carrier.rs`).
 //!
 //! Notifications travel as eager messages (`MPI_Send` of one 64-byte cell on a private
 //! communicator), drained with `MPI_Improbe`/`MPI_Mrecv`: one message instead of a remote CAS,
@@ -42,6 +43,7 @@ mod types;
 mod words;
 mod world;
 
+use super::carrier;
 use super::control::{Header, HEADER};
 use super::one_sided;
 use super::owner::OwnerCalls;
@@ -407,12 +409,12 @@ impl OwnerCalls for Mpi {
         request: &[u8],
         gone: &mut dyn FnMut() -> bool,
     ) -> Option<Vec<u8>> {
-        am::call(&self.w, image, request, gone)
+        carrier::call(&self.w, image, request, gone)
     }
 
     fn serve(&self) {
         if self.serves {
-            am::serve(&self.w);
+            carrier::serve(&self.w);
         }
     }
 }
