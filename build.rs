@@ -1,8 +1,8 @@
 //! Compiles the C parts: the REAL(10)/REAL(16) kernels (x87 `long double` and `__float128`,
 //! which stable Rust lacks; their arithmetic and conversions come from libgcc), the CO_REDUCE
 //! operator calls (the C compiler applies the callee's calling convention for every type) and
-//! the bridge to libgfortran's RANDOM_SEED, the accessor fault guard's and the streaming
-//! copy's initial-exec thread-local markers, and with feature `mpi` the handles mpi-sys lacks
+//! the bridge to libgfortran's RANDOM_SEED, the accessor fault guard's initial-exec thread-local
+//! marker, and with feature `mpi` the handles mpi-sys lacks
 //! (`src/transport/mpi/ops.c`, built with the MPI library's own compiler wrapper or headers).
 //! Gives libferrocaf.so its SONAME, so that programs linked by full path (CMake does) still
 //! record `libferrocaf.so` and find it by their rpath.
@@ -14,7 +14,6 @@ fn main() {
         "src/abi/co_reduce_call.c",
         "src/abi/random_seed.c",
         "src/abi/accessor/guard_mark.c",
-        "src/abi/accessor/stream_mark.c",
     ] {
         println!("cargo:rerun-if-changed={f}");
     }
@@ -27,7 +26,6 @@ fn main() {
         .file("src/abi/co_reduce_call.c")
         .file("src/abi/random_seed.c")
         .file("src/abi/accessor/guard_mark.c")
-        .file("src/abi/accessor/stream_mark.c")
         .warnings(true)
         .compile("ferrocaf_abi_c");
     #[cfg(feature = "mpi")]

@@ -1,10 +1,10 @@
 ! Tests: puts into another image of sizes around the streaming threshold (32 KiB:
-! transport/shm/stream.rs, abi/accessor/stream.rs), at destination and source offsets that are
+! transport/shm/stream.rs, the copy of gfortran 12-14 puts), at destination and source offsets that are
 ! not 16-byte aligned, copy exactly their bytes and nothing beside them; a large put followed by
 ! EVENT POST is complete when the partner's EVENT WAIT returns (the streaming stores are fenced);
 ! a put between two remote sections of one image that overlap goes through intact; a put into
 ! this image's own coarray from an overlapping section of it too.
-! -O2: gfortran 15+ receivers then copy a contiguous section with one memcpy.
+! -O2: gfortran 15+ receivers then copy a contiguous section with one memcpy (the C library's).
 ! test: images 2 3
 ! test: flags -O2
 ! test: count {n} PASS

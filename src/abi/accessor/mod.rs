@@ -19,7 +19,6 @@ mod guard;
 pub mod present;
 pub mod send;
 mod serve;
-mod stream;
 pub mod table;
 mod target;
 pub mod transfer;

@@ -3,7 +3,6 @@
 
 use super::attach::put;
 use super::guard::call_at;
-use super::stream::streamed;
 use super::table::receiver;
 use super::target::{resolve, Origin, Target};
 use super::Receiver;
@@ -13,7 +12,6 @@ use crate::abi::teams::CafTeam;
 use crate::abi::CafToken;
 use crate::error::CafResult;
 use crate::runtime::{self, Runtime};
-use crate::transport::control;
 use std::ffi::{c_int, c_void};
 use std::mem::size_of;
 
@@ -127,16 +125,8 @@ pub(super) unsafe fn receive(
             )
         }
     };
-    // Large copies into another image's object (not into a shadow) may stream: its header.
-    let header = (target.image != rt.me)
-        .then(|| rt.tp.direct(target.image, control::HEADER))
-        .flatten();
-    let run = |base: usize| {
-        // SAFETY: `dst_desc` is null or valid (caller's guarantee).
-        streamed(header.filter(|_| base == target.addr), || unsafe {
-            call_at(target.image, dst_desc, base, write)
-        })
-    };
+    // SAFETY: `dst_desc` is null or valid (caller's guarantee).
+    let run = |base: usize| unsafe { call_at(target.image, dst_desc, base, write) };
     put(rt, target, writes, &run)
 }
 

@@ -59,8 +59,7 @@ pub unsafe fn copy(d: *mut u8, s: *const u8, n: usize) {
 }
 
 /// The streaming copy: the bytes up to the first 16-byte boundary of `d` and the tail after
-/// the last whole 64-byte block with ordinary stores (`memmove`, never `memcpy`: this may run
-/// inside the `memcpy` of `abi/accessor/stream.rs`), the blocks with `movntdq` (SSE2, in every
+/// the last whole 64-byte block with ordinary stores, the blocks with `movntdq` (SSE2, in every
 /// x86-64), then `sfence`, without which later stores could become visible first.
 ///
 /// # Safety
