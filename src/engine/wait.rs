@@ -228,6 +228,7 @@ impl Waiter {
         mut poll: impl FnMut() -> Option<CafResult<T>>,
         lock: bool,
     ) -> CafResult<T> {
+        crate::transport::shm::stream::publish_cpu(self.header);
         if lock && self.spin > 0 {
             if let Some(r) = (0..self.spin.min(LOCK_POLLS)).find_map(|_| {
                 std::hint::spin_loop();

@@ -48,7 +48,10 @@ pub struct Header {
     /// received as many, so a notification sent before an image control statement is never
     /// still in flight after it).
     pub notes: AtomicU32,
-    _pad0: [u8; LINE - 24],
+    /// 1 + the CPU this image last started a blocking wait on (0: none yet): a put into it
+    /// from the same CPU keeps ordinary stores (`shm/stream.rs`).
+    pub cpu: AtomicU32,
+    _pad0: [u8; LINE - 28],
     /// Doorbell sequence; a futex word that wakers bump.
     pub bell: AtomicU32,
     /// Number of threads of this image sleeping on `bell`.

@@ -2,6 +2,7 @@
 //! image (`base + image * seg_size`), so a remote access is a plain load or store.
 
 pub mod segments;
+pub mod stream;
 
 use super::control::{Header, Layout, HEADER};
 use super::doorbell::{Bell, OsFutex};
@@ -58,6 +59,22 @@ impl Shm {
             Place::Remote { image, offset } => self.segs.addr(image, offset),
         }
     }
+
+    /// Whether a copy of `n` contiguous bytes from `s` to `d` (resolved from `dst`) goes with
+    /// streaming stores ([`stream`]): large, into another image that did not last wait on
+    /// this CPU, not overlapping its source.
+    fn streams(&self, dst: Place, d: usize, s: usize, n: usize) -> bool {
+        n >= stream::STREAM_MIN
+            && (d + n <= s || s + n <= d)
+            && matches!(dst, Place::Remote { image, .. } if image != self.me
+                && stream::worth_streaming(self.header(image), n))
+    }
+
+    /// The header of `image`'s segment.
+    fn header(&self, image: usize) -> &Header {
+        // SAFETY: every segment starts with a Header, mapped for the life of `self`.
+        unsafe { &*(self.segs.addr(image, HEADER) as *const Header) }
+    }
 }
 
 impl Transport for Shm {
@@ -70,16 +87,29 @@ impl Transport for Shm {
     }
 
     fn copy(&self, dst: Place, src: Place, plan: &CopyPlan) {
-        // SAFETY: remote places resolve into mapped segments, and the engine only builds plans
-        // whose extents lie inside registered coarray memory or caller-provided local buffers.
-        unsafe { plan.run(self.resolve(dst), self.resolve(src)) };
+        let (d, s) = (self.resolve(dst), self.resolve(src));
+        let bytes = plan.count() * plan.elem;
+        if plan.is_contiguous() && self.streams(dst, d, s, bytes) {
+            // SAFETY: as below, one block of `bytes` on each side, not overlapping.
+            unsafe { stream::copy(d as *mut u8, s as *const u8, bytes) };
+        } else {
+            // SAFETY: remote places resolve into mapped segments, and the engine only builds
+            // plans whose extents lie inside registered coarray memory or caller-provided local
+            // buffers.
+            unsafe { plan.run(d, s) };
+        }
         fence(Ordering::Release);
     }
 
     fn copy_bytes(&self, dst: Place, src: Place, n: usize) {
-        let (d, s) = (self.resolve(dst) as *mut u8, self.resolve(src) as *const u8);
-        // SAFETY: as for `copy`: the engine checked both ranges.
-        unsafe { copy_small(d, s, n) };
+        let (d, s) = (self.resolve(dst), self.resolve(src));
+        if self.streams(dst, d, s, n) {
+            // SAFETY: as for `copy`: the engine checked both ranges; they do not overlap.
+            unsafe { stream::copy(d as *mut u8, s as *const u8, n) };
+        } else {
+            // SAFETY: as for `copy`: the engine checked both ranges.
+            unsafe { copy_small(d as *mut u8, s as *const u8, n) };
+        }
         fence(Ordering::Release);
     }
 
@@ -99,8 +129,7 @@ impl Transport for Shm {
     }
 
     fn ring(&self, image: usize) {
-        // SAFETY: every segment starts with a Header.
-        let h = unsafe { &*(self.segs.addr(image, HEADER) as *const Header) };
+        let h = self.header(image);
         Bell {
             seq: &h.bell,
             sleepers: &h.sleepers,

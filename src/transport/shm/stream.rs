@@ -1,0 +1,149 @@
+//! Large copies into another image's memory with streaming (non-temporal) stores.
+//!
+//! A put usually writes lines the target image holds in its own cache: it read them (the data
+//! it sent back, the halo it consumed). Ordinary stores first take every line from that cache
+//! (a read for ownership per line, across the chip when the two cores share no cache);
+//! streaming stores write whole lines to memory without reading them. On the 2-core EPYC VM of
+//! bench/NOTES.md ("Large puts") a put-and-answer ping-pong of 256 KiB to 1 MiB ran at memory
+//! bandwidth streamed, and 1.2–6× slower, varying with where the hypervisor put the cores,
+//! with ordinary stores; below [`STREAM_MIN`] ordinary stores win, the target then reading the
+//! lines from this core's cache rather than from memory.
+
+use crate::transport::control::Header;
+use std::sync::atomic::Ordering;
+
+/// The smallest copy into another image made with streaming stores (bench/NOTES.md: 16 KiB
+/// was still faster with ordinary stores, 32 KiB equal, 64 KiB and more faster streamed).
+pub const STREAM_MIN: usize = 32 * 1024;
+
+/// 1 + the CPU this thread runs on (0 when the kernel does not say).
+fn this_cpu() -> u32 {
+    // SAFETY: no arguments; glibc reads it from the thread's rseq area or asks the kernel.
+    let c = unsafe { libc::sched_getcpu() };
+    u32::try_from(c).map_or(0, |c| c + 1)
+}
+
+/// Records in this image's `header` the CPU it waits on (a blocking wait starts): a large put
+/// into it from the same CPU then keeps ordinary stores ([`worth_streaming`]). Stores only
+/// when the CPU changed, so the line stays shared with the images that read it.
+pub fn publish_cpu(header: &Header) {
+    let c = this_cpu();
+    if header.cpu.load(Ordering::Relaxed) != c {
+        header.cpu.store(c, Ordering::Relaxed);
+    }
+}
+
+/// Whether a copy of `n` bytes into the image of `header` should stream: at least
+/// [`STREAM_MIN`] bytes, and the image did not last wait on this CPU. Two images that take
+/// turns on one core (more runnable processes than cores) share its caches, and streamed data
+/// would have to come back from memory (bench/NOTES.md, "Large puts", beside 2 CPU-bound
+/// processes).
+pub fn worth_streaming(header: &Header, n: usize) -> bool {
+    n >= STREAM_MIN && header.cpu.load(Ordering::Relaxed) != this_cpu()
+}
+
+/// Copies `n` bytes from `s` to `d`, with streaming stores when `n` is at least
+/// [`STREAM_MIN`]; ordered before every later store of this thread (a release store that
+/// publishes the data, an EVENT POST) like an ordinary copy.
+///
+/// # Safety
+/// `s` is readable and `d` writable for `n` bytes, and the two ranges do not overlap.
+pub unsafe fn copy(d: *mut u8, s: *const u8, n: usize) {
+    if n < STREAM_MIN {
+        // SAFETY: the caller's guarantee.
+        unsafe { std::ptr::copy(s, d, n) };
+        return;
+    }
+    // SAFETY: the caller's guarantee.
+    unsafe { stream(d, s, n) }
+}
+
+/// The streaming copy: the bytes up to the first 16-byte boundary of `d` and the tail after
+/// the last whole 64-byte block with ordinary stores, the blocks with `movntdq` (SSE2, in every
+/// x86-64), then `sfence`, without which later stores could become visible first.
+///
+/// # Safety
+/// As for [`copy`].
+#[cfg(target_arch = "x86_64")]
+unsafe fn stream(d: *mut u8, s: *const u8, n: usize) {
+    use std::arch::x86_64::{__m128i, _mm_loadu_si128, _mm_sfence, _mm_stream_si128};
+    let head = d.align_offset(16).min(n);
+    let body = (n - head) & !63;
+    // SAFETY: every access stays within the first `n` bytes of `s` and `d` (the caller's
+    // guarantee); `d + head` is 16-byte aligned, as `movntdq` requires.
+    unsafe {
+        std::ptr::copy(s, d, head);
+        let (d, s) = (d.add(head), s.add(head));
+        for i in (0..body).step_by(64) {
+            let (dp, sp) = (d.add(i) as *mut __m128i, s.add(i) as *const __m128i);
+            let v = [
+                _mm_loadu_si128(sp),
+                _mm_loadu_si128(sp.add(1)),
+                _mm_loadu_si128(sp.add(2)),
+                _mm_loadu_si128(sp.add(3)),
+            ];
+            for (k, x) in v.into_iter().enumerate() {
+                _mm_stream_si128(dp.add(k), x);
+            }
+        }
+        _mm_sfence();
+        std::ptr::copy(s.add(body), d.add(body), n - head - body);
+    }
+}
+
+/// Elsewhere an ordinary copy.
+///
+/// # Safety
+/// As for [`copy`].
+#[cfg(not(target_arch = "x86_64"))]
+unsafe fn stream(d: *mut u8, s: *const u8, n: usize) {
+    // SAFETY: the caller's guarantee.
+    unsafe { std::ptr::copy(s, d, n) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{copy, publish_cpu, this_cpu, worth_streaming, Header, STREAM_MIN};
+    use std::sync::atomic::Ordering;
+
+    /// A large put streams into an image that waits on another CPU (or has not waited yet),
+    /// not into one that last waited on this CPU, and a small one never does.
+    #[test]
+    fn streams_only_large_copies_to_an_image_on_another_cpu() {
+        // SAFETY: a Header is atomics and padding: all-zero bytes are a valid value.
+        let h: Header = unsafe { std::mem::zeroed() };
+        assert!(worth_streaming(&h, STREAM_MIN), "no wait published yet");
+        assert!(!worth_streaming(&h, STREAM_MIN - 1));
+        h.cpu.store(this_cpu() + 1, Ordering::Relaxed);
+        assert!(worth_streaming(&h, STREAM_MIN), "another CPU");
+        if this_cpu() != 0 {
+            // The thread may move between the two calls: one of many tries sees it stay.
+            let stays = (0..100).any(|_| {
+                publish_cpu(&h);
+                !worth_streaming(&h, 1 << 20)
+            });
+            assert!(stays, "this CPU");
+        }
+    }
+
+    /// Every size around the threshold and around the 64-byte blocks, at every alignment of
+    /// either side within a 16-byte unit, copies exactly its bytes and nothing beside them.
+    #[test]
+    fn copies_exactly_the_bytes_at_every_size_and_alignment() {
+        let sizes = [0, 1, 63, 64, 65, STREAM_MIN - 1, STREAM_MIN, STREAM_MIN + 1]
+            .into_iter()
+            .chain((0..80).map(|k| STREAM_MIN + 3 * 64 + k))
+            .chain([1 << 20, (1 << 20) + 17]);
+        for n in sizes {
+            for (da, sa) in [(0, 0), (1, 0), (0, 7), (15, 3), (8, 8), (9, 14)] {
+                let src: Vec<u8> = (0..n + 32).map(|i| (i * 7 + 3) as u8).collect();
+                let mut dst = vec![0xA5u8; n + 64];
+                // SAFETY: `src` has `sa + n` bytes, `dst` room for `da + n` (both < 16 + n).
+                unsafe { copy(dst.as_mut_ptr().add(da), src.as_ptr().add(sa), n) };
+                assert!(dst[..da].iter().all(|&b| b == 0xA5), "{n} bytes: before");
+                assert_eq!(&dst[da..da + n], &src[sa..sa + n], "{n} bytes at {da}/{sa}");
+                assert!(dst[da + n..].iter().all(|&b| b == 0xA5), "{n} bytes: after");
+            }
+        }
+    }
+}
