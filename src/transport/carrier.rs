@@ -64,15 +64,24 @@ pub(crate) fn unframe(msg: &[u8]) -> Option<(u32, &[u8])> {
 /// Serves every request that has arrived for this image (none until the layer above has
 /// registered its server: they stay queued).
 pub(crate) fn serve(c: &impl Carrier) {
+    while serve_one(c) {}
+}
+
+/// Serves one request if one has arrived for this image and the layer above has registered
+/// its server; false if none was served (over MPI, a probe that finds nothing enters the
+/// progress engine, one that finds a request need not).
+pub(crate) fn serve_one(c: &impl Carrier) -> bool {
     let Some(server) = owner::server() else {
-        return;
+        return false;
     };
-    while let Some((source, msg)) = c.next_request() {
-        if let Some((token, request)) = unframe(&msg) {
-            let reply = server(source, request);
-            c.send_reply(source, token, reply);
-        }
+    let Some((source, msg)) = c.next_request() else {
+        return false;
+    };
+    if let Some((token, request)) = unframe(&msg) {
+        let reply = server(source, request);
+        c.send_reply(source, token, reply);
     }
+    true
 }
 
 /// Sends `request` to `image`, then waits for its reply while serving requests to this image;

@@ -199,6 +199,12 @@ pub trait Transport: Send + Sync {
     /// Lets the transport make progress and makes remote updates of this image's memory
     /// visible to its loads; called by waits that poll.
     fn progress(&self) {}
+    /// Called once by a polling wait after its poll succeeded, before the caller goes on: makes
+    /// the remote updates that poll saw (and those completed before them) visible to this
+    /// image's loads. By default [`Transport::progress`].
+    fn settle(&self) {
+        self.progress()
+    }
     /// Address of `image`'s segment in that image's own process: a pointer that image stores
     /// (an allocatable component) to byte `offset` of its segment holds `home + offset`, which
     /// `*_by_ref` translates back. By default the address at which this process maps the

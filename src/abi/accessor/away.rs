@@ -10,6 +10,7 @@
 
 use super::get::Dst;
 use super::send::packed;
+use super::serve::FAILED_REPLY;
 use super::target::{Origin, Target};
 use super::wire::{desc_bytes, desc_from, set_desc, Kind, Reader, Request};
 use crate::abi::descriptor::GfcDescriptor;
@@ -75,6 +76,7 @@ fn call(rt: &Runtime, image: usize, request: &Request) -> CafResult<Vec<u8>> {
     let mut r = Reader::new(&reply);
     match r.word() {
         0 => Ok(r.rest().to_vec()),
+        FAILED_REPLY => Err(CafError::FailedImage { image: image + 1 }),
         _ => Err(CafError::InvalidArgument(
             String::from_utf8_lossy(r.blob()).into_owned(),
         )),

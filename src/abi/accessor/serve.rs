@@ -11,14 +11,26 @@ use super::send::receive;
 use super::table::{presence, receiver};
 use super::target::{Object, Origin, Target};
 use super::wire::{aligned, desc_bytes, desc_from, Kind, Request, Writer};
+use crate::engine::status;
 use crate::error::{CafError, CafResult};
 use crate::runtime::{self, Runtime};
+use crate::transport::control;
 use std::ffi::c_void;
 
+/// The first word of the reply of an image that has failed (0: the accessor ran, 1: its error
+/// follows).
+pub(super) const FAILED_REPLY: u64 = 2;
+
 /// Serves one request from image `source` (0-based): a reply whose first word is 0 and whose
-/// rest is the result, or 1 and a one-line error.
+/// rest is the result, 1 and a one-line error, or [`FAILED_REPLY`] alone.
 pub(super) fn serve(source: usize, request: &[u8]) -> Vec<u8> {
     let rt = runtime::get();
+    // A failed image waits for the job's end in a wait that still serves requests: it answers
+    // that it failed instead of running the accessor (`accessor_stat` across bed hosts read
+    // stat 0 from a failed image that answered before the caller saw it fail).
+    if status::of(rt.tp, rt.tp.this_image()) == control::status::FAILED {
+        return Writer::default().word(FAILED_REPLY).done();
+    }
     let r = Request::decode(request)
         .ok_or_else(|| CafError::InvalidArgument("a malformed owner-side accessor call".into()))
         // SAFETY: the request comes from the same executable's runtime on image `source`.

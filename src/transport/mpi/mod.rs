@@ -11,10 +11,11 @@
 //! puts into a shared window, as active messages that wait for the target to enter MPI). An
 //! image waits on words of its own segment with plain loads: under the unified memory model
 //! (`MPI_WIN_UNIFIED`, what Open MPI and MPICH provide on cache-coherent machines) a
-//! completed remote update becomes visible to local loads after `MPI_Win_sync`, which
-//! [`Transport::progress`] calls before every poll and after the last. A poster completes its
-//! data (`flush`) before the atomic that signals it, so a waiter that sees the signal and then
-//! syncs sees the data.
+//! completed remote update becomes visible to local loads eventually, without an RMA call
+//! (MPI 3.1, 11.4), as long as MPI progresses: [`Transport::progress`] enters MPI before every
+//! poll, and it and [`Transport::settle`] (after the last) end with a processor fence
+//! (`MPI_Win_sync` when every image is mapped). A poster completes its data (`flush`) before
+//! the atomic that signals it, so a waiter that sees the signal and then fences sees the data.
 //!
 //! Waking. No process can wake another across nodes (`can_wake` is false), so `ring` does
 //! nothing and waits poll words of their own segment with naps. A wait that reads other
@@ -126,6 +127,27 @@ impl Mpi {
     /// Images on this node (they share its processors).
     pub fn node_images(&self) -> usize {
         self.w.node_size
+    }
+
+    /// Receives the signals and serves the owner-side calls that have arrived, entering MPI's
+    /// progress engine once when nothing else is waiting: one probe of any tag, and a receive
+    /// by tag of what it found (a probe that finds a message does not progress). A
+    /// notification or a reply first in line is left for `drain` or the waiting call: the
+    /// signals and requests behind it are then received by their tags.
+    fn take_messages(&self) {
+        let mut add = |offset| self.add_own(offset);
+        while let Some(tag) = words::first_tag(&self.w) {
+            let taken = match tag {
+                tags::SIGNAL => signal::receive_one(&self.w, &mut add),
+                tags::REQUEST if self.serves => carrier::serve_one(&self.w),
+                _ => false,
+            };
+            if !taken {
+                signal::receive(&self.w, add);
+                self.serve();
+                return;
+            }
+        }
     }
 
     /// The address of the atomic word `(image, offset)` when every image maps every segment.
@@ -359,15 +381,17 @@ impl Transport for Mpi {
     /// received by `drain` itself, accessors run in the caller), so only every
     /// [`PROGRESS_EVERY`]-th call enters MPI: a probe costs more than a round trip through
     /// shared memory (SYNC ALL of 2 images took 1.3 µs when every poll probed). Otherwise
-    /// the signals' receive loop, which ends with a probe that finds nothing and so enters the
-    /// progress engine, stands for the progress probe: each entry costs a `sched_yield`
-    /// where ranks yield when idle (the test bed), and three per turn made SYNC ALL between
-    /// bed hosts slower than a put under outside load.
+    /// MPI is entered once ([`Mpi::take_messages`]), then a processor fence orders this
+    /// image's following loads: each entry into the progress engine costs a `poll` and a
+    /// `sched_yield` where ranks yield when idle (the test bed), and SYNC ALL between bed hosts
+    /// made 12 of each where `MPI_Barrier` makes 2 while it probed for signals, then for
+    /// requests and called `MPI_Win_sync` (osc/pt2pt's is a progress call). Under
+    /// `MPI_WIN_UNIFIED` a completed update of the window is visible to loads eventually
+    /// without an RMA call (MPI 3.1, 11.4); a wait polls until it sees it.
     fn progress(&self) {
         if !self.all_mapped {
-            signal::receive(&self.w, |offset| self.add_own(offset));
-            self.sync();
-            self.serve();
+            self.take_messages();
+            fence(Ordering::SeqCst);
             return;
         }
         if self
@@ -378,6 +402,17 @@ impl Transport for Mpi {
             note::poke(&self.w);
             self.sync();
             self.serve();
+        }
+    }
+
+    /// Without every image mapped, a processor fence: the poll that succeeded followed a
+    /// progress call, and entering MPI again cost one more `sched_yield` per wait on the bed
+    /// (see [`Transport::progress`]).
+    fn settle(&self) {
+        if self.all_mapped {
+            self.progress();
+        } else {
+            fence(Ordering::SeqCst);
         }
     }
 

@@ -20,8 +20,16 @@ pub(super) fn send(w: &World, image: usize, offset: usize) {
 
 /// Receives every signal that has arrived and hands each counter's offset to `add`.
 pub(super) fn receive(w: &World, mut add: impl FnMut(usize)) {
+    while receive_one(w, &mut add) {}
+}
+
+/// Receives one signal if one has arrived and hands its counter's offset to `add`; false if
+/// none had (the probe then entered MPI's progress engine).
+pub(super) fn receive_one(w: &World, add: &mut impl FnMut(usize)) -> bool {
     let mut word = [0u64];
-    while words::try_receive(w, TAG, &mut word) {
+    let came = words::try_receive(w, TAG, &mut word);
+    if came {
         add(word[0] as usize);
     }
+    came
 }

@@ -57,3 +57,25 @@ pub(super) fn try_receive(w: &World, tag: i32, words: &mut [u64]) -> bool {
     }
     true
 }
+
+/// The tag of the first message that has arrived for this image, of any tag, without receiving
+/// it; `None` if none has (the probe then entered MPI's progress engine once).
+pub(super) fn first_tag(w: &World) -> Option<i32> {
+    let mut flag = 0;
+    // SAFETY: an MPI_Status is plain integers: all-zero is a valid value, overwritten below.
+    let mut status: m::MPI_Status = unsafe { std::mem::zeroed() };
+    // SAFETY: valid communicator and out-pointers.
+    unsafe {
+        check(
+            m::MPI_Iprobe(
+                m::RSMPI_ANY_SOURCE,
+                m::RSMPI_ANY_TAG,
+                w.comm,
+                &mut flag,
+                &mut status,
+            ),
+            "MPI_Iprobe",
+        )
+    };
+    (flag != 0).then_some(status.MPI_TAG)
+}
