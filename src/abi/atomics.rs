@@ -220,9 +220,9 @@ pub unsafe extern "C" fn _gfortran_caf_atomic_cas(
 /// ATOMIC_ADD/AND/OR/XOR and ATOMIC_FETCH_* (Fortran 2018 16.9.20–16.9.31): atomically
 /// combines VALUE into ATOM; OLD (when present) gets the previous value.
 ///
-/// The fast path is a leaf (no frame, no callee-saved registers): a started runtime with no
-/// accessor requests to serve, a known operation code and an atom [`word`] reaches, then the processor's read-modify-write; anything else jumps to
-/// [`atomic_op_general`], whose identical signature makes the call a tail call.
+/// The fast path: a started runtime with no accessor requests to serve, a known operation
+/// code and an atom [`word`] reaches, then the processor's read-modify-write; anything else
+/// calls [`atomic_op_general`] (out of line, gfortran's own signature).
 ///
 /// # Safety
 /// Arguments as gfortran passes them.
@@ -278,7 +278,7 @@ fn fast_op(op: c_int) -> Option<AtomicOp> {
 /// As for [`_gfortran_caf_atomic_op`].
 #[cold]
 #[inline(never)]
-#[allow(clippy::too_many_arguments)] // gfortran's own arguments, for a tail call
+#[allow(clippy::too_many_arguments)] // gfortran's own arguments, passed on unchanged
 unsafe extern "C" fn atomic_op_general(
     op: c_int,
     token: CafToken,
