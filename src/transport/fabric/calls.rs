@@ -173,8 +173,8 @@ impl Carrier for Fabric {
         drop(sent);
     }
 
-    /// The pieces stay allocated: their sends may still be in the provider's hands (a later
-    /// wait reaps them).
+    /// The pieces are leaked, never freed: their sends may still be in the provider's hands
+    /// (later waits reap the completions, not the memory), as MPI's `give_up` leaks its buffer.
     fn give_up(&self, sent: Vec<Vec<u64>>) {
         std::mem::forget(sent);
     }
