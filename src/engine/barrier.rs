@@ -86,10 +86,10 @@ impl Barrier {
 ///
 /// Over a transport that can wake, the members are rung down a binary tree rooted at the last
 /// arriver ([`wake_next`]), each member ringing its two children once it has seen the new
-/// generation: with more images than cores, a woken image may preempt its waker, and the
-/// waker used to ring everyone in turn, so beside CPU-bound processes the members after such
-/// a wake-up slept on for a time slice (bench/NOTES.md). Otherwise (naps, MPI across nodes)
-/// the last arriver rings every member.
+/// generation, rather than by the last arriver in turn, which a woken image sharing its core
+/// may preempt before it rang the rest: beside CPU-bound processes the tree took ft_transpose
+/// and alloc_dealloc at 8 images to 0.77–0.96× of their time (bench/NOTES.md). Otherwise
+/// (naps, MPI across nodes) the last arriver rings every member.
 fn central(tp: &dyn Transport, w: &Waiter, team: &Team, e: u64) -> CafResult<()> {
     let leader = team.members[0];
     let (arrive, gen) = (
@@ -104,7 +104,13 @@ fn central(tp: &dyn Transport, w: &Waiter, team: &Team, e: u64) -> CafResult<()>
         check_team(tp, team, Op::Barrier, e)?;
         tp.fetch_op(leader, arrive, 8, AtomicOp::Swap, 0);
         // Nobody else writes the generation while this barrier is open.
-        tp.fetch_op(leader, gen, 8, AtomicOp::Swap, next_generation(g, team.rank));
+        tp.fetch_op(
+            leader,
+            gen,
+            8,
+            AtomicOp::Swap,
+            next_generation(g, team.rank),
+        );
         if tp.can_wake() {
             wake_next(team.rank, team.rank, n).for_each(|r| tp.alert(team.members[r]));
         } else {
