@@ -223,6 +223,7 @@ impl Waiter {
         lock: bool,
     ) -> CafResult<T> {
         crate::transport::shm::stream::publish_cpu(self.header);
+        crate::transport::shm::stream::segment_ends();
         if lock && self.spin > 0 {
             if let Some(r) = (0..self.spin.min(LOCK_POLLS)).find_map(|_| {
                 std::hint::spin_loop();
