@@ -88,7 +88,7 @@ impl Barrier {
 /// arriver ([`wake_next`]), each member ringing its two children once it has seen the new
 /// generation, rather than by the last arriver in turn, which a woken image sharing its core
 /// may preempt before it rang the rest: beside CPU-bound processes the tree took ft_transpose
-/// and alloc_dealloc at 8 images to 0.77–0.96× of their time (bench/NOTES.md). Otherwise
+/// and alloc_dealloc at 8 images to 0.77–0.98× of their time (bench/NOTES.md). Otherwise
 /// (naps, MPI across nodes) the last arriver rings every member.
 fn central(tp: &dyn Transport, w: &Waiter, team: &Team, e: u64) -> CafResult<()> {
     let leader = team.members[0];
