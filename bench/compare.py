@@ -9,7 +9,11 @@ What it does:
      libcaf_shmem (gfortran-16 -lcaf_shmem in the sid chroot; absent with a note without it)
      and OpenCoarrays (`caf -O2`; if `caf` cannot link, as when the Open MPI development
      package is missing, the installed shared libcaf_openmpi is linked with gfortran directly
-     and the document says so; skipped with a note without OpenCoarrays);
+     and the document says so; skipped with a note without OpenCoarrays). When `--fc` is
+     not the host's gfortran (the compiler OpenCoarrays is built with), every benchmark that
+     OpenCoarrays runs is also built for ferrocaf with the host's gfortran: a second ferrocaf
+     column, the one OpenCoarrays is compared with (report.py, "Same-compiler pairing"; skip it
+     with --no-same-compiler);
   3. runs each benchmark at each image count for every runtime, alternating the runtimes,
      R times each (--repeat), each run under a timeout; a failed, verification-failed or
      timed-out run is recorded and shown, never dropped. With --load N every run is made twice,
@@ -47,8 +51,8 @@ from pathlib import Path
 
 import sid
 from load import Burners
-from report import (FERRO, LOADED, OPENCAF, PEERS, RAW, SHMEM, fmt, table_row, write_markdown,
-                    write_svg)
+from report import (FERRO, FERRO_HOST, LOADED, OPENCAF, PEERS, RAW, SHMEM, ferro_columns, fmt,
+                    pairing, table_row, write_markdown, write_svg)
 
 BENCH_DIR = Path(__file__).resolve().parent
 ROOT = BENCH_DIR.parent
@@ -165,7 +169,7 @@ def first_line(cmd):
     return out.strip().splitlines()[0] if rc == 0 and out.strip() else "unavailable"
 
 
-def machine_facts(fc):
+def machine_facts(fc, same_compiler):
     model = "unknown"
     try:
         rc, out = sh(["lscpu"])
@@ -179,6 +183,8 @@ def machine_facts(fc):
         "kernel": platform.release(),
         "gfortran": first_line(["gfortran", "--version"]),
         "ferrocaf column built with": fc_version(fc),
+        **({"second ferrocaf column built with": first_line(["gfortran", "--version"])}
+           if same_compiler else {}),
         "libcaf_shmem column built with": (first_line(sid.wrap(["gfortran-16", "--version"]))
                                            if not sid.missing() else "—"),
         "rustc": first_line(["rustc", "--version"]),
@@ -189,6 +195,13 @@ def machine_facts(fc):
 def fc_version(fc):
     in_sid, cmd = sid.split_fc(fc)
     return first_line(sid.wrap([cmd, "--version"]) if in_sid else [cmd, "--version"])
+
+
+def compiler_name(fc):
+    """`gfortran <major version>` of a `--fc` value, or the value itself if it does not say."""
+    in_sid, cmd = sid.split_fc(fc)
+    major = first_line(sid.wrap([cmd, "-dumpversion"]) if in_sid else [cmd, "-dumpversion"])
+    return f"gfortran {major.split('.')[0]}" if major != "unavailable" else fc
 
 
 def fail(msg):
@@ -224,11 +237,13 @@ def sources(b):
     return [str(UTIL), str(BENCH_DIR / "micro" / f"{b.stem}.f90")]
 
 
-def build_benchmarks(benches, lib, fc):
-    """Returns {(program stem, runtime): executable} and {peer: note on how it was built}."""
+def build_benchmarks(benches, lib, fc, same_compiler):
+    """Returns {(program stem, runtime): executable} and {runtime: note on how it was built}.
+    same_compiler: also build the FERRO_HOST column (host gfortran) of what OpenCoarrays runs."""
     exes = {}
-    fdir, sdir, odir = BUILD / FERRO, BUILD / "libcaf_shmem", BUILD / "opencoarrays"
-    for d in (fdir, sdir, odir):
+    fdir, hdir = BUILD / FERRO, BUILD / "ferrocaf-host"
+    sdir, odir = BUILD / "libcaf_shmem", BUILD / "opencoarrays"
+    for d in (fdir, hdir, sdir, odir):
         d.mkdir(parents=True, exist_ok=True)
     in_sid, fcmd = sid.split_fc(fc)
     fwrap = sid.wrap if in_sid else (lambda c: c)
@@ -249,8 +264,15 @@ def build_benchmarks(benches, lib, fc):
         print(f"compiling {b.stem} for ferrocaf ({fc})...", flush=True)
         if compile_fortran(cmd, f"{b.stem} ferrocaf"):
             exes[(b.stem, FERRO)] = exe
-        if b.ext:
+        if b.ferrocaf_only():
             continue
+        if same_compiler:
+            exe = hdir / b.stem
+            print(f"compiling {b.stem} for ferrocaf (host gfortran)...", flush=True)
+            if compile_fortran(["gfortran", "-O2", "-fcoarray=lib", "-J", str(hdir), *src,
+                                f"-L{lib}", "-lferrocaf", f"-Wl,-rpath,{lib}", "-o", str(exe)],
+                               f"{b.stem} ferrocaf host"):
+                exes[(b.stem, FERRO_HOST)] = exe
         if not no_sid:
             exe = sdir / b.stem
             print(f"compiling {b.stem} for libcaf_shmem...", flush=True)
@@ -279,7 +301,9 @@ def build_benchmarks(benches, lib, fc):
         exes[(b.stem, OPENCAF)] = exe
     if oc_mode == "caf" and not oc_note:
         oc_note = "OpenCoarrays programs built with `caf -O2`."
-    return exes, {SHMEM: shmem_note, OPENCAF: oc_note}
+    host_note = ("the same programs built with the host's `gfortran -O2 -fcoarray=lib` "
+                 "(OpenCoarrays' compiler), run as the ferrocaf column.") if same_compiler else ""
+    return exes, {SHMEM: shmem_note, OPENCAF: oc_note, FERRO_HOST: host_note}
 
 
 def build_raw(names):
@@ -310,10 +334,10 @@ def launch_cmd(runtime, exe, images, factor, bench=None, fc="gfortran"):
     arg = [str(factor)]
     if bench is not None:
         arg = [*([] if bench.kind == "app" else arg), *bench.args]
-    if runtime == FERRO:
+    if runtime in (FERRO, FERRO_HOST):
         env["FERROCAF_NUM_IMAGES"] = str(images)
         env.update(dict(bench.env if bench else ()))
-        in_sid = sid.split_fc(fc)[0]
+        in_sid = runtime == FERRO and sid.split_fc(fc)[0]
         return (sid.wrap if in_sid else list)([str(exe), *arg]), env
     if runtime == SHMEM:
         env["GFORTRAN_NUM_IMAGES"] = str(images)
@@ -383,6 +407,33 @@ class Measurements:
         return med, text
 
 
+def run_plan(benches, exes, raw_exes, runtimes, wanted_images, repeat, load):
+    """The run plan: every (benchmark, images) for every runtime in `runtimes` that has an
+    executable in `exes`, repeated, the runtimes alternating (and, with `load`, each run once
+    on its own and once beside the CPU-bound processes). Raw references run alternately with
+    every benchmark compared with them, so that both see the same load on a shared machine; a
+    reference's median is over all of its runs. They spin, so they run only on their own.
+    Returns [(name, runtime, images, executable, expected results, Bench or None, load)]."""
+    plan, raw_runs = [], {}
+    for prog, exe in raw_exes.items():
+        results = sorted({b.raw_for(r) for b in benches if b.raw_prog == prog
+                          for r in b.results} - {""})
+        for n in (n for n in RAW_PROGRAMS[prog][1] if n in wanted_images):
+            raw_runs[(prog, n)] = (f"raw_{prog}", RAW, n, exe, [(r, n) for r in results], None,
+                                   0)
+    for b in benches:
+        for n in (n for n in b.images if n in wanted_images):
+            raw = raw_runs.get((b.raw_prog, n)) if n in b.raw_images else None
+            for _ in range(repeat):
+                plan += [raw] if raw else []
+                for lo in sorted({0, load}):
+                    for rt in runtimes:
+                        if (b.stem, rt) in exes and (rt == FERRO or not b.ferrocaf_only()):
+                            plan.append((b.name, rt, n, exes[(b.stem, rt)],
+                                         [(r, n) for r in b.results], b, lo))
+    return plan
+
+
 # ---------------------------------------------------------------- main
 
 
@@ -401,6 +452,10 @@ def main():
     ap.add_argument("--fc", default="gfortran",
                     help="gfortran of the ferrocaf column; sid:gfortran-14 builds and runs it in "
                          "the sid chroot (default gfortran)")
+    ap.add_argument("--no-same-compiler", action="store_true",
+                    help="with a --fc other than the host's gfortran, do not add the ferrocaf "
+                         "column built with the host's gfortran (OpenCoarrays' compiler); "
+                         "OpenCoarrays is then compared with the --fc column")
     ap.add_argument("--docs", default=str(ROOT / "docs"), help="where to write the report")
     args = ap.parse_args()
     started = datetime.datetime.now()
@@ -418,33 +473,20 @@ def main():
     wanted_images = [int(n) for n in args.images.split(",")]
 
     loads = [" ".join(f"{x:.2f}" for x in os.getloadavg())]
+    host = first_line(["gfortran", "--version"])
+    same_compiler = (not args.no_same_compiler and bool(shutil.which("caf"))
+                     and fc_version(args.fc) != host)
     lib = build_ferrocaf()
-    exes, notes = build_benchmarks(benches, lib, args.fc)
+    exes, notes = build_benchmarks(benches, lib, args.fc, same_compiler)
     raw_exes = build_raw({b.raw_prog for b in benches if b.raw_prog})
     peers = [p for p in PEERS if any(rt == p for _, rt in exes)]
+    pairs = pairing(peers, same_compiler)
+    runtimes = (*ferro_columns(pairs), *peers)
+    host_name = compiler_name("gfortran")
+    compilers = {FERRO: compiler_name(args.fc), FERRO_HOST: host_name, OPENCAF: host_name,
+                 SHMEM: "" if sid.missing() else compiler_name("sid:gfortran-16")}
 
-    # The run plan: every (benchmark, images) for every runtime, repeated, runtimes alternating
-    # (and, with --load, each run once on its own and once beside the CPU-bound processes).
-    # Raw references run alternately with every benchmark compared with them, so that both see
-    # the same load on a shared machine; a reference's median is over all of its runs. They
-    # spin, so they run only on their own.
-    plan, raw_runs = [], {}
-    for prog, exe in raw_exes.items():
-        results = sorted({b.raw_for(r) for b in benches if b.raw_prog == prog
-                          for r in b.results} - {""})
-        for n in (n for n in RAW_PROGRAMS[prog][1] if n in wanted_images):
-            raw_runs[(prog, n)] = (f"raw_{prog}", RAW, n, exe, [(r, n) for r in results], None,
-                                   0)
-    for b in benches:
-        for n in (n for n in b.images if n in wanted_images):
-            raw = raw_runs.get((b.raw_prog, n)) if n in b.raw_images else None
-            for _ in range(repeat):
-                plan += [raw] if raw else []
-                for load in sorted({0, args.load}):
-                    for rt in (FERRO, *peers):
-                        if (b.stem, rt) in exes and (rt == FERRO or not b.ferrocaf_only()):
-                            plan.append((b.name, rt, n, exes[(b.stem, rt)],
-                                         [(r, n) for r in b.results], b, load))
+    plan = run_plan(benches, exes, raw_exes, runtimes, wanted_images, repeat, args.load)
     m = Measurements()
     for i, (name, rt, n, exe, expect, b, load) in enumerate(plan, 1):
         beside = f" beside {load} CPU-bound processes" if load else ""
@@ -462,9 +504,11 @@ def main():
 
     # Build failures are shown too; ferrocaf-only benchmarks say why the peers are missing.
     for b in benches:
-        for rt in (FERRO, *peers):
+        for rt in runtimes:
             for key in (rt, rt + LOADED) if args.load else (rt,):
-                if rt != FERRO and b.ferrocaf_only():
+                if rt == FERRO_HOST and b.ferrocaf_only():
+                    why = "n/a: no OpenCoarrays run"
+                elif rt != FERRO and b.ferrocaf_only():
                     why = ("skipped: uses ferrocaf_ext" if b.ext
                            else "n/a: ferrocaf setting")
                 elif (b.stem, rt) not in exes:
@@ -479,18 +523,19 @@ def main():
     for b in benches:
         for r in b.results:
             for n in (n for n in b.images if n in wanted_images):
-                rows.append(table_row(m, b, r, n, peers, args.load))
+                rows.append(table_row(m, b, r, n, pairs, args.load))
     raw_keys = sorted({(k[0], k[1]) for k in list(m.values) + list(m.errors) if k[2] == RAW})
     raw_text = "\n".join(f"- {name} at {n}: {m.cell(name, n, RAW)[1]}" for name, n in raw_keys)
 
     docs = Path(args.docs)
     docs.mkdir(parents=True, exist_ok=True)
-    meta = {"command": command, "facts": machine_facts(args.fc), "notes": notes,
+    meta = {"command": command, "facts": machine_facts(args.fc, same_compiler),
+            "notes": notes, "compilers": compilers,
             "started": started, "loads": loads, "factor": factor,
             "notes_file": BENCH_DIR / "NOTES.md",
             "hosts_file": BENCH_DIR / "mpi" / "hosts.md"}
-    write_markdown(docs / "PERFORMANCE.md", meta, rows, raw_text, peers, args.load)
-    write_svg(docs / "performance.svg", rows)
+    write_markdown(docs / "PERFORMANCE.md", meta, rows, raw_text, pairs, args.load)
+    write_svg(docs / "performance.svg", rows, pairs, compilers)
     print(f"wrote {docs / 'PERFORMANCE.md'} and {docs / 'performance.svg'}")
     print((docs / "PERFORMANCE.md").read_text())
 

@@ -1,0 +1,142 @@
+#!/usr/bin/env python3
+"""Unit tests of compare.py's report from synthetic measurements: which ferrocaf column each
+peer is compared with (report.py, "Same-compiler pairing"), the columns and legend it writes,
+and the run plan and launch of the second ferrocaf column. No program is built or run.
+
+Usage: python3 bench/test_report.py   (run by tests/bench_scripts.rs). Standard library only.
+"""
+
+import sys
+import tempfile
+import unittest
+import datetime
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from compare import Bench, Measurements, launch_cmd, run_plan  # noqa: E402
+from report import (FERRO, FERRO_HOST, LOADED, OPENCAF, SHMEM, pairing, table_row,  # noqa: E402
+                    verdict, write_markdown, write_svg)
+
+BOTH = pairing((SHMEM, OPENCAF), True)
+ONE = pairing((SHMEM, OPENCAF), False)
+COMPILERS = {FERRO: "gfortran 16", FERRO_HOST: "gfortran 12", SHMEM: "gfortran 16",
+             OPENCAF: "gfortran 12"}
+BENCH = Bench("put_latency", "put_latency_syncimages", raw="raw_pingpong_8B",
+              raw_prog="pingpong")
+
+
+def measured(values, unit="us", loaded=None, raw=None):
+    """Measurements of BENCH's result at 2 images: {runtime: value}, loaded likewise."""
+    m = Measurements()
+    expect = [("put_latency_syncimages", 2)]
+    for rt, v in values.items():
+        m.add(rt, {expect[0]: (v, unit)}, None, expect)
+    for rt, v in (loaded or {}).items():
+        m.add(rt + LOADED, {expect[0]: (v, unit)}, None, expect)
+    if raw is not None:
+        m.add("raw", {("raw_pingpong_8B", 2): (raw, "us")}, None, [])
+    return m
+
+
+class Pairing(unittest.TestCase):
+    def test_opencoarrays_gets_the_host_column_only_when_there_is_one(self):
+        self.assertEqual(BOTH, {SHMEM: FERRO, OPENCAF: FERRO_HOST})
+        self.assertEqual(ONE, {SHMEM: FERRO, OPENCAF: FERRO})
+
+    def test_idle_ratios_use_the_paired_column(self):
+        m = measured({FERRO: 1.0, FERRO_HOST: 4.0, SHMEM: 2.0, OPENCAF: 12.0}, raw=0.5)
+        row = table_row(m, BENCH, "put_latency_syncimages", 2, BOTH, 0)
+        # libcaf_shmem against FERRO (2 / 1), OpenCoarrays against FERRO_HOST (12 / 4).
+        self.assertEqual(row["speedups"], {SHMEM: 2.0, OPENCAF: 3.0})
+        self.assertEqual(list(row["cells"]), [FERRO, FERRO_HOST, SHMEM, OPENCAF])
+        self.assertIn("ferrocaf 2.0x", row["raw"])  # FERRO 1.0 over raw 0.5, not FERRO_HOST
+
+    def test_bandwidth_ratios_use_the_paired_column(self):
+        m = measured({FERRO: 10.0, FERRO_HOST: 6.0, SHMEM: 5.0, OPENCAF: 2.0}, unit="GB/s")
+        row = table_row(m, BENCH, "put_latency_syncimages", 2, BOTH, 0)
+        self.assertEqual(row["speedups"], {SHMEM: 2.0, OPENCAF: 3.0})
+
+    def test_one_column_compares_every_peer_with_it(self):
+        m = measured({FERRO: 1.0, SHMEM: 2.0, OPENCAF: 12.0})
+        row = table_row(m, BENCH, "put_latency_syncimages", 2, ONE, 0)
+        self.assertEqual(row["speedups"], {SHMEM: 2.0, OPENCAF: 12.0})
+        self.assertEqual(list(row["cells"]), [FERRO, SHMEM, OPENCAF])
+
+    def test_loaded_comparisons_use_the_paired_column(self):
+        idle = {FERRO: 1.0, FERRO_HOST: 1.0, SHMEM: 1.0, OPENCAF: 1.0}
+        # FERRO_HOST slows down 3x, OpenCoarrays not: a "no" although FERRO kept up with
+        # both peers.
+        m = measured(idle, loaded={FERRO: 1.0, FERRO_HOST: 3.0, SHMEM: 1.0, OPENCAF: 1.0})
+        row = table_row(m, BENCH, "put_latency_syncimages", 2, BOTH, 2)
+        self.assertEqual(verdict(row), "**no**")
+        self.assertAlmostEqual(row["loaded_speedups"][OPENCAF], 1 / 3)
+        # FERRO slows down 3x but libcaf_shmem 4x; FERRO_HOST keeps up with OpenCoarrays.
+        m = measured(idle, loaded={FERRO: 3.0, FERRO_HOST: 1.0, SHMEM: 4.0, OPENCAF: 1.0})
+        row = table_row(m, BENCH, "put_latency_syncimages", 2, BOTH, 2)
+        self.assertEqual(verdict(row), "yes")
+        self.assertEqual(row["loaded_speedups"], {SHMEM: 4 / 3, OPENCAF: 1.0})
+        # With one column the same numbers compare FERRO (3x) with OpenCoarrays (1x).
+        row = table_row(m, BENCH, "put_latency_syncimages", 2, ONE, 2)
+        self.assertEqual(verdict(row), "**no**")
+
+
+class Documents(unittest.TestCase):
+    def write(self, pairs, values, load=0):
+        m = measured(values, loaded=values if load else None)
+        rows = [table_row(m, BENCH, "put_latency_syncimages", 2, pairs, load)]
+        meta = {"command": "test", "facts": {}, "notes": {}, "compilers": COMPILERS,
+                "started": datetime.datetime(2026, 11, 27), "loads": ["0.00", "0.00"],
+                "factor": 1.0}
+        with tempfile.TemporaryDirectory() as d:
+            write_markdown(Path(d) / "p.md", meta, rows, "", pairs, load)
+            write_svg(Path(d) / "p.svg", rows, pairs, COMPILERS)
+            return (Path(d) / "p.md").read_text(), (Path(d) / "p.svg").read_text()
+
+    def test_headers_name_the_column_of_each_ratio(self):
+        md, svg = self.write(BOTH, {FERRO: 1.0, FERRO_HOST: 4.0, SHMEM: 2.0, OPENCAF: 12.0},
+                             load=2)
+        self.assertIn("| benchmark | images | ferrocaf (gfortran 16) | ferrocaf (gfortran 12) | "
+                      "libcaf_shmem (gfortran 16) | OpenCoarrays (gfortran 12) | "
+                      "vs libcaf_shmem (ferrocaf gfortran 16) | "
+                      "vs OpenCoarrays (ferrocaf gfortran 12) | vs raw |", md)
+        self.assertIn("libcaf_shmem with the ferrocaf (gfortran 16) column; OpenCoarrays with "
+                      "the ferrocaf (gfortran 12) column", md)
+        self.assertIn("| 2.00x | 3.00x |", md)
+        self.assertIn("degrades no more | loaded vs best peer |", md)
+        self.assertIn("OpenCoarrays vs ferrocaf (gfortran 12)", svg)
+        self.assertIn(">2.00x<", svg)  # the smaller of the paired speedups
+
+    def test_one_column_keeps_one_ferrocaf_column(self):
+        md, svg = self.write(ONE, {FERRO: 1.0, SHMEM: 2.0, OPENCAF: 12.0})
+        self.assertIn("| benchmark | images | ferrocaf (gfortran 16) | "
+                      "libcaf_shmem (gfortran 16) | OpenCoarrays (gfortran 12) | "
+                      "vs libcaf_shmem (ferrocaf gfortran 16) | "
+                      "vs OpenCoarrays (ferrocaf gfortran 16) | vs raw |", md)
+        self.assertNotIn("gfortran 12) column", md)
+        self.assertIn("OpenCoarrays vs ferrocaf (gfortran 16)", svg)
+
+
+class Runs(unittest.TestCase):
+    def test_plan_alternates_the_host_column_with_the_others(self):
+        ext = Bench("notify_cost", "notify_cost_put_post", images=(1,), ext=True)
+        exes = {("put_latency", rt): Path(rt) for rt in (FERRO, FERRO_HOST, SHMEM, OPENCAF)}
+        exes[("notify_cost", FERRO)] = Path("nc")
+        plan = run_plan([BENCH, ext], exes, {}, (FERRO, FERRO_HOST, SHMEM, OPENCAF),
+                        [1, 2], 2, 2)
+        order = [(name, rt, load) for name, rt, _, _, _, _, load in plan]
+        one_round = [("put_latency", rt, load) for load in (0, 2)
+                     for rt in (FERRO, FERRO_HOST, SHMEM, OPENCAF)]
+        self.assertEqual(order, one_round * 2 + [("notify_cost", FERRO, 0),
+                                                 ("notify_cost", FERRO, 2)] * 2)
+
+    def test_host_column_runs_outside_the_chroot(self):
+        cmd, env = launch_cmd(FERRO_HOST, Path("/x/prog"), 2, 0.5, BENCH, "sid:gfortran-16")
+        self.assertEqual(cmd, ["/x/prog", "0.5"])
+        self.assertEqual(env["FERROCAF_NUM_IMAGES"], "2")
+        cmd, _ = launch_cmd(FERRO, Path("/x/prog"), 2, 0.5, BENCH, "sid:gfortran-16")
+        self.assertEqual(cmd[1:], ["run", "/x/prog", "0.5"])
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,17 @@
+//! The benchmark driver's report logic (bench/test_report.py, Python unit tests from synthetic
+//! measurements): which ferrocaf column each peer is compared with, the columns and legends of
+//! docs/PERFORMANCE.md and its chart, the run plan. Needs python3; fails, never skips, without it.
+
+#[allow(dead_code)] // only the command helpers: nothing here compiles Fortran
+mod common;
+
+use common::{expect_code, run};
+use std::process::Command;
+
+#[test]
+fn compare_py_report_pairs_each_peer_with_its_compilers_column() {
+    let out = run(Command::new("python3")
+        .arg("bench/test_report.py")
+        .current_dir(env!("CARGO_MANIFEST_DIR")));
+    expect_code(&out, 0);
+}
