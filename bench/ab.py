@@ -48,22 +48,42 @@ def run(cmd, env, load):
     return values
 
 
+def paired(values, names):
+    """Per result and build after the first: (result, build, median ratio of its value to the
+    first build's of the same round, rounds in which the first build's value was lower,
+    rounds), for the results both have."""
+    rows = []
+    first = names[0]
+    for result in sorted({r for r, _ in values}):
+        base = values.get((result, first), [])
+        for name in names[1:]:
+            pairs = [(a, b) for a, b in zip(base, values.get((result, name), [])) if a > 0]
+            if pairs:
+                rows.append((result, name, statistics.median(b / a for a, b in pairs),
+                             sum(a < b for a, b in pairs), len(pairs)))
+    return rows
+
+
 def report(values, names, images, load):
     """Prints the medians per (result, build), then the paired ratios to the first build."""
     for (result, name), v in sorted(values.items()):
         print(f"{result} {images} images, load {load}, {name}: "
               f"{statistics.median(v):.4g} [{min(v):.4g}-{max(v):.4g}] (n={len(v)})")
-    first = names[0]
-    for result in sorted({r for r, _ in values}):
-        base = values.get((result, first), [])
-        for name in names[1:]:
-            pairs = list(zip(base, values.get((result, name), [])))
-            if not pairs:
-                continue
-            ratios = [b / a for a, b in pairs if a > 0]
-            lower = sum(a < b for a, b in pairs)
-            print(f"{result} {images} images, load {load}, {name}/{first}: median ratio "
-                  f"{statistics.median(ratios):.3f}, {first} lower in {lower}/{len(pairs)}")
+    for result, name, ratio, lower, rounds in paired(values, names):
+        print(f"{result} {images} images, load {load}, {name}/{names[0]}: median ratio "
+              f"{ratio:.3f}, {names[0]} lower in {lower}/{rounds}")
+
+
+def turns(libs, peers, prog, images):
+    """(name, command, environment) of each build's turn: a `NAME=DIR` of libs runs `prog`
+    with LD_LIBRARY_PATH=DIR, a `NAME=EXE` of peers runs EXE with prog's arguments; every
+    run gets the image count for both runtimes."""
+    n = str(images)
+    base = dict(os.environ, FERROCAF_NUM_IMAGES=n, GFORTRAN_NUM_IMAGES=n)
+    out = [(name, prog, dict(base, LD_LIBRARY_PATH=os.path.abspath(d)))
+           for name, d in (s.split("=", 1) for s in libs)]
+    return out + [(name, [exe, *prog[1:]], base)
+                  for name, exe in (s.split("=", 1) for s in peers)]
 
 
 def main():
@@ -76,21 +96,16 @@ def main():
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("prog", nargs=argparse.REMAINDER, help="program and its arguments")
     args = ap.parse_args()
-    n = str(args.images)
-    base = dict(os.environ, FERROCAF_NUM_IMAGES=n, GFORTRAN_NUM_IMAGES=n)
-    turns = [(name, args.prog, dict(base, LD_LIBRARY_PATH=os.path.abspath(d)))
-             for name, d in (s.split("=", 1) for s in args.lib)]
-    turns += [(name, [exe, *args.prog[1:]], base)
-              for name, exe in (s.split("=", 1) for s in args.peer)]
+    plan = turns(args.lib, args.peer, args.prog, args.images)
     values = {}
     before = os.getloadavg()[0]
     for _ in range(args.runs):
-        for name, cmd, env in turns:
+        for name, cmd, env in plan:
             for result, v in run(cmd, env, args.load).items():
                 values.setdefault((result, name), []).append(v)
     print(f"# {' '.join(sys.argv)}")
     print(f"# load average (1 min) before {before:.2f}, after {os.getloadavg()[0]:.2f}")
-    report(values, [name for name, _, _ in turns], args.images, args.load)
+    report(values, [name for name, _, _ in plan], args.images, args.load)
 
 
 if __name__ == "__main__":
