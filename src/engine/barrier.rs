@@ -79,7 +79,8 @@ impl Barrier {
 }
 
 /// Sense-reversing central barrier: read the leader's generation, arrive on its counter; the
-/// last arriver resets the counter, bumps the generation and rings every member. Every member
+/// last arriver resets the counter, bumps the generation and rings every member, and every
+/// member that leaves rings the next one while the next barrier has no arrival. Every member
 /// of a team computes the same algorithm choice, and a barrier completes before the next one
 /// can bump the counter (arrivals of the next barrier follow the generation change), so the
 /// counter is zero whenever a barrier starts, whatever the team's history.
@@ -104,5 +105,105 @@ fn central(tp: &dyn Transport, w: &Waiter, team: &Team, e: u64) -> CafResult<()>
             || tp.fetch_op(leader, gen, 8, AtomicOp::Load, 0) != g,
             || check_team(tp, team, Op::Barrier, e),
         )
-    })
+    })?;
+    // With images outnumbering the cores, an image the last arriver woke may take its core
+    // before it has rung the rest, which then sleep on for up to a time slice while a core
+    // idles: every member that leaves passes the wake-up on to the next one. Not once the next
+    // barrier has an arrival: the next member may sleep in that one, and would wake for nothing.
+    // Over a transport that cannot wake (MPI, fabric: waits poll) there is nothing to pass on.
+    if tp.can_wake() && tp.fetch_op(leader, arrive, 8, AtomicOp::Load, 0) == 0 {
+        tp.alert(team.members[(team.rank + 1) % team.len()]);
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::stats::Stats;
+    use crate::transport::control::Header;
+    use crate::transport::{CopyPlan, Full, Notification, Place};
+    use std::sync::Mutex;
+
+    /// The central barrier's words of a 3-image team as image 1 (not the last to arrive) sees
+    /// them: the generation has moved by its first poll; the arrival counter reads
+    /// `next_arrivals` once it has left; `wakes`: whether rings wake. Records the images it
+    /// alerts.
+    struct Words {
+        gen_loads: AtomicU64,
+        next_arrivals: u64,
+        wakes: bool,
+        alerted: Mutex<Vec<usize>>,
+    }
+
+    impl Transport for Words {
+        fn num_images(&self) -> usize {
+            3
+        }
+        fn this_image(&self) -> usize {
+            1
+        }
+        fn copy(&self, _: Place, _: Place, _: &CopyPlan) {
+            unreachable!("no data moves")
+        }
+        fn fetch_op(&self, image: usize, offset: usize, _: usize, op: AtomicOp, _: u64) -> u64 {
+            assert_eq!(image, 0, "the words are the leader's");
+            let generation = offset == Layout::barrier(0, GENERATION);
+            match (generation, op) {
+                (true, AtomicOp::Load) => self.gen_loads.fetch_add(1, Ordering::SeqCst).min(1),
+                (false, AtomicOp::Add) => 0,
+                (false, AtomicOp::Load) => self.next_arrivals,
+                _ => unreachable!("a member that is not last only arrives and reads"),
+            }
+        }
+        fn compare_swap(&self, _: usize, _: usize, _: usize, _: u64, _: u64) -> u64 {
+            unreachable!("no compare-and-swap")
+        }
+        fn fence(&self) {}
+        fn can_wake(&self) -> bool {
+            self.wakes
+        }
+        fn ring(&self, image: usize) {
+            self.alerted.lock().unwrap().push(image);
+        }
+        fn direct(&self, _: usize, _: usize) -> Option<usize> {
+            None
+        }
+        fn notify(&self, _: usize, _: &Notification) -> Result<(), Full> {
+            unreachable!("no notifications")
+        }
+        fn drain(&self, _: &mut dyn FnMut(Notification)) {}
+    }
+
+    /// Image 1 leaves a central barrier of 3 images; returns the images it alerted.
+    fn leave(next_arrivals: u64, wakes: bool) -> Vec<usize> {
+        let tp: &'static Words = Box::leak(Box::new(Words {
+            gen_loads: AtomicU64::new(0),
+            next_arrivals,
+            wakes,
+            alerted: Mutex::new(Vec::new()),
+        }));
+        // SAFETY: a Header is atomics and padding bytes, for which all zeroes are valid.
+        let header: &'static Header = Box::leak(Box::new(unsafe { std::mem::zeroed() }));
+        let stats = Box::leak(Box::new(Stats::new(false)));
+        let w = Waiter::new(header, None, tp, (0, true), stats);
+        central(tp, &w, &Team::initial(3, 1), 0).expect("the generation moved");
+        tp.alerted.lock().unwrap().clone()
+    }
+
+    #[test]
+    fn a_member_leaving_passes_the_wake_up_on_to_the_next() {
+        assert_eq!(leave(0, true), vec![2]);
+    }
+
+    #[test]
+    fn not_once_the_next_barrier_has_an_arrival() {
+        assert_eq!(leave(1, true), Vec::<usize>::new());
+    }
+
+    #[test]
+    fn nor_over_a_transport_that_cannot_wake() {
+        // An alert there would add to image 2's bell word: a fetch_op the mock refuses.
+        assert_eq!(leave(0, false), Vec::<usize>::new());
+    }
 }
