@@ -14,6 +14,7 @@ pub mod event;
 mod float_ext;
 pub mod lock;
 pub mod notify;
+mod pace;
 pub mod random;
 pub mod reduce;
 pub mod refs;

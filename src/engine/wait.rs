@@ -10,12 +10,14 @@
 //! terminated images and for error termination read remote words only once a termination has
 //! been announced (`status::news`).
 
+use super::pace::{Pace, Step};
 use super::stats::Stats;
 use super::status::news;
 use super::yield_gate::YieldGate;
 use crate::error::CafResult;
 use crate::transport::control::{Header, JobBlock};
 use crate::transport::doorbell::{Bell, OsFutex};
+use crate::transport::owner;
 use crate::transport::Transport;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -25,14 +27,6 @@ use std::time::{Duration, Instant};
 const YIELD_FOR: Duration = Duration::from_micros(50);
 /// Upper bound on one sleep; waits re-check their condition (and job abort) at least this often.
 const NAP: Duration = Duration::from_millis(100);
-/// One nap of a polling wait (transports that cannot wake): short enough for latency, long
-/// enough to leave the core to another image. With more images than cores (spin budget 0),
-/// each nap without news doubles the next, up to [`MAX_POLL_NAP`]: waiters that woke every
-/// 20 us took the cores from the images they waited for.
-const POLL_NAP: Duration = Duration::from_micros(20);
-/// The longest nap of a polling wait.
-const MAX_POLL_NAP: Duration = Duration::from_millis(1);
-
 /// How long an image that sees another's error termination leaves it to end the job itself
 /// (transports with a job-wide abort), before aborting the job too.
 const FOLLOW_GRACE: Duration = Duration::from_millis(500);
@@ -229,6 +223,7 @@ impl Waiter {
         lock: bool,
     ) -> CafResult<T> {
         crate::transport::shm::stream::publish_cpu(self.header);
+        crate::transport::shm::stream::segment_ends();
         if lock && self.spin > 0 {
             if let Some(r) = (0..self.spin.min(LOCK_POLLS)).find_map(|_| {
                 std::hint::spin_loop();
@@ -316,7 +311,8 @@ impl Waiter {
 
     /// The wait of a transport that cannot wake. Each turn: progress, read the bell, poll if
     /// the poll is local, or the bell moved, or [`NAP`] passed since the last poll; then spin
-    /// (up to the configured count) or nap. Posters change their word before they alert, so a
+    /// (up to the configured count) or nap, at the [`Pace`] the bell and the owner-side calls
+    /// served set. Posters change their word before they alert, so a
     /// change a poll missed moves the bell after it was read. Progress comes first so that the
     /// loads see every remote update completed before; a poll that succeeds is followed by
     /// [`Transport::settle`].
@@ -325,13 +321,19 @@ impl Waiter {
         mut poll: impl FnMut() -> Option<CafResult<T>>,
         remote: bool,
     ) -> CafResult<T> {
-        let (mut spins, mut nap) = (0u32, POLL_NAP);
+        let mut pace = Pace::new(self.spin);
         let (mut seq, mut due, mut since) = (self.header.bell.load(Ordering::Acquire), true, None);
+        let mut served = owner::served();
         loop {
             self.tp.progress();
             let rung = self.header.bell.load(Ordering::Acquire);
             if rung != seq {
-                (seq, nap, due) = (rung, POLL_NAP, true);
+                (seq, due) = (rung, true);
+                pace.news();
+            }
+            if owner::served() != served {
+                served = owner::served();
+                pace.served();
             }
             if due || !remote || since.is_some_and(|t: Instant| t.elapsed() >= NAP) {
                 if let Some(r) = poll() {
@@ -344,19 +346,16 @@ impl Waiter {
                 due = false;
                 since = remote.then(Instant::now);
             }
-            if spins < self.spin {
-                spins += 1;
-                std::hint::spin_loop();
-            } else {
-                std::thread::sleep(nap);
-                // A napping image is often the passive target of another's RMA (a put and its
-                // flush, a get): what arrived during the nap is served by the next progress,
-                // and the origin's follow-up by this one, a yield later (MPI across bed hosts:
-                // puts and gets to an image waiting in SYNC ALL took 2-3 times as long with
-                // one entry into MPI per nap).
-                self.tp.progress();
-                if self.spin == 0 {
-                    nap = (nap * 2).min(MAX_POLL_NAP);
+            match pace.step() {
+                Step::Spin => std::hint::spin_loop(),
+                Step::Nap(nap) => {
+                    std::thread::sleep(nap);
+                    // A napping image is often the passive target of another's RMA (a put and
+                    // its flush, a get): what arrived during the nap is served by the next
+                    // progress, and the origin's follow-up by this one, a yield later (MPI
+                    // across bed hosts: puts and gets to an image waiting in SYNC ALL took 2-3
+                    // times as long with one entry into MPI per nap).
+                    self.tp.progress();
                 }
             }
         }

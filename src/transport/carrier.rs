@@ -80,6 +80,7 @@ pub(crate) fn serve_one(c: &impl Carrier) -> bool {
     if let Some((token, request)) = unframe(&msg) {
         let reply = server(source, request);
         c.send_reply(source, token, reply);
+        owner::count_served();
     }
     true
 }
@@ -118,6 +119,49 @@ pub(crate) fn call(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::cell::RefCell;
+
+    /// A carrier holding queued requests and keeping the replies sent.
+    #[derive(Default)]
+    struct Queue {
+        requests: RefCell<Vec<(usize, Vec<u8>)>>,
+        replies: RefCell<Vec<(usize, u32, Vec<u8>)>>,
+    }
+
+    impl Carrier for Queue {
+        type Sent = ();
+        fn token(&self, call: u32) -> u32 {
+            call
+        }
+        fn send_request(&self, _: usize, _: Vec<u8>) {}
+        fn reply(&self, _: usize, _: u32) -> Option<Vec<u8>> {
+            None
+        }
+        fn next_request(&self) -> Option<(usize, Vec<u8>)> {
+            self.requests.borrow_mut().pop()
+        }
+        fn send_reply(&self, image: usize, token: u32, reply: Vec<u8>) {
+            self.replies.borrow_mut().push((image, token, reply));
+        }
+        fn done(&self, _: ()) {}
+        fn give_up(&self, _: ()) {}
+    }
+
+    #[test]
+    fn serving_answers_and_counts_every_request() {
+        owner::set_server(|_, request| request.to_vec());
+        let q = Queue::default();
+        q.requests
+            .borrow_mut()
+            .extend([(1, frame(5, b"a")), (3, frame(6, b"bc"))]);
+        let before = owner::served();
+        serve(&q);
+        assert!(owner::served() >= before + 2);
+        assert_eq!(
+            *q.replies.borrow(),
+            [(3, 6, b"bc".to_vec()), (1, 5, b"a".to_vec())]
+        );
+    }
 
     #[test]
     fn frames_round_trip() {

@@ -3,7 +3,7 @@
 //! there, and its reply travels back. The transport moves the bytes; the layer above
 //! interprets them through the one server it registers here ([`set_server`]).
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::OnceLock;
 
 /// The longest request or reply a transport carries (an MPI count is an `int`; a few bytes
@@ -17,6 +17,9 @@ static SERVER: OnceLock<Server> = OnceLock::new();
 
 /// Whether other images may send this one requests (set by the transport at start).
 static SERVES: AtomicBool = AtomicBool::new(false);
+
+/// Requests this image has served so far.
+static SERVED: AtomicU64 = AtomicU64::new(0);
 
 /// Records that other images may send this one requests: some image's memory is not mapped
 /// at its owner's address here (so not in theirs either).
@@ -39,6 +42,19 @@ pub fn set_server(f: Server) {
 /// The registered server, if any: until one is registered, requests stay queued.
 pub fn server() -> Option<Server> {
     SERVER.get().copied()
+}
+
+/// Counts one request served (`carrier::serve_one`).
+#[cfg(any(feature = "mpi", feature = "fabric"))]
+pub(crate) fn count_served() {
+    SERVED.fetch_add(1, Ordering::Relaxed);
+}
+
+/// Requests this image has served so far: a polling wait that sees it move serves a caller
+/// that is likely to call again soon (a loop of coindexed references), and polls at once
+/// again instead of napping (`engine/wait.rs`).
+pub fn served() -> u64 {
+    SERVED.load(Ordering::Relaxed)
 }
 
 /// Capability of a transport whose images do not all map each other's memory.

@@ -62,12 +62,14 @@ impl Shm {
 
     /// Whether a copy of `n` contiguous bytes from `s` to `d` (resolved from `dst`) goes with
     /// streaming stores ([`stream`]): large, into another image that did not last wait on
-    /// this CPU, not overlapping its source.
+    /// this CPU, not overlapping its source, and not a rewrite of a place streamed to in this
+    /// image's current segment ([`stream::first_in_segment`]).
     fn streams(&self, dst: Place, d: usize, s: usize, n: usize) -> bool {
         n >= stream::STREAM_MIN
             && (d + n <= s || s + n <= d)
             && matches!(dst, Place::Remote { image, .. } if image != self.me
                 && stream::worth_streaming(self.header(image), n))
+            && stream::first_in_segment(d)
     }
 
     /// The header of `image`'s segment.
@@ -125,6 +127,7 @@ impl Transport for Shm {
     }
 
     fn fence(&self) {
+        stream::segment_ends();
         fence(Ordering::SeqCst);
     }
 

@@ -1,0 +1,108 @@
+//! The pace of a wait over a transport that cannot wake (`wait.rs`, `Waiter::poll_with_naps`):
+//! between two polls it spins, up to the configured count, then naps. With more images than
+//! cores (spin budget 0) each nap without news doubles the next, up to [`MAX_POLL_NAP`]:
+//! waiters that woke every 20 µs took the cores from the images they waited for. News (the
+//! bell moved) makes the next nap the shortest again; an owner-side call served starts the
+//! spins afresh too, since its caller is likely to call again at once (a loop of coindexed
+//! references through GCC 15+ accessors: an owner that napped between polls made every call
+//! wait for its nap, bench/NOTES.md).
+
+use std::time::Duration;
+
+/// One nap of a polling wait: short enough for latency, long enough to leave the core to
+/// another image.
+pub(super) const POLL_NAP: Duration = Duration::from_micros(20);
+/// The longest nap of a polling wait.
+pub(super) const MAX_POLL_NAP: Duration = Duration::from_millis(1);
+
+/// What a polling wait does before its next poll.
+#[derive(Debug, PartialEq, Eq)]
+pub(super) enum Step {
+    /// Spins once (`spin_loop`).
+    Spin,
+    /// Sleeps this long.
+    Nap(Duration),
+}
+
+/// Where a polling wait stands in its spins and naps.
+pub(super) struct Pace {
+    /// The spin budget (`FERROCAF_SPIN`).
+    spin: u32,
+    /// Spins since the wait began or last served a call.
+    spins: u32,
+    /// The next nap.
+    nap: Duration,
+}
+
+impl Pace {
+    /// The pace of a new wait with spin budget `spin`.
+    pub(super) fn new(spin: u32) -> Pace {
+        Pace {
+            spin,
+            spins: 0,
+            nap: POLL_NAP,
+        }
+    }
+
+    /// The bell moved: the next nap is the shortest.
+    pub(super) fn news(&mut self) {
+        self.nap = POLL_NAP;
+    }
+
+    /// This image served an owner-side call: spin again, then nap from the shortest.
+    pub(super) fn served(&mut self) {
+        (self.spins, self.nap) = (0, POLL_NAP);
+    }
+
+    /// What to do before the next poll.
+    pub(super) fn step(&mut self) -> Step {
+        if self.spins < self.spin {
+            self.spins += 1;
+            return Step::Spin;
+        }
+        let nap = self.nap;
+        if self.spin == 0 {
+            self.nap = (nap * 2).min(MAX_POLL_NAP);
+        }
+        Step::Nap(nap)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn spins_then_naps_the_shortest_nap() {
+        let mut p = Pace::new(3);
+        assert_eq!(
+            [p.step(), p.step(), p.step()],
+            [Step::Spin, Step::Spin, Step::Spin]
+        );
+        assert_eq!(p.step(), Step::Nap(POLL_NAP));
+        assert_eq!(p.step(), Step::Nap(POLL_NAP));
+    }
+
+    #[test]
+    fn a_served_call_spins_again() {
+        let mut p = Pace::new(2);
+        while p.step() == Step::Spin {}
+        p.served();
+        assert_eq!([p.step(), p.step()], [Step::Spin, Step::Spin]);
+        assert_eq!(p.step(), Step::Nap(POLL_NAP));
+    }
+
+    #[test]
+    fn without_spins_naps_double_to_the_cap_until_news() {
+        let mut p = Pace::new(0);
+        let naps: Vec<_> = (0..8).map(|_| p.step()).collect();
+        assert_eq!(naps[0], Step::Nap(POLL_NAP));
+        assert_eq!(naps[1], Step::Nap(2 * POLL_NAP));
+        assert_eq!(naps[7], Step::Nap(MAX_POLL_NAP));
+        p.news();
+        assert_eq!(p.step(), Step::Nap(POLL_NAP));
+        p.step();
+        p.served();
+        assert_eq!(p.step(), Step::Nap(POLL_NAP));
+    }
+}
