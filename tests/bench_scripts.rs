@@ -1,6 +1,8 @@
 //! The benchmark driver's report logic (bench/test_report.py, Python unit tests from synthetic
 //! measurements): which ferrocaf column each peer is compared with, the columns and legends of
-//! docs/PERFORMANCE.md and its chart, the run plan. Needs python3; fails, never skips, without it.
+//! docs/PERFORMANCE.md and its chart, the run plan; and ab.py's (bench/test_ab.py): the turns of
+//! builds and peers, the round-by-round comparison, the job CPU of a run. Needs python3; fails,
+//! never skips, without it.
 
 #[allow(dead_code)] // only the command helpers: nothing here compiles Fortran
 mod common;
@@ -12,6 +14,14 @@ use std::process::Command;
 fn compare_py_report_pairs_each_peer_with_its_compilers_column() {
     let out = run(Command::new("python3")
         .arg("bench/test_report.py")
+        .current_dir(env!("CARGO_MANIFEST_DIR")));
+    expect_code(&out, 0);
+}
+
+#[test]
+fn ab_py_pairs_rounds_and_counts_the_jobs_cpu() {
+    let out = run(Command::new("python3")
+        .arg("bench/test_ab.py")
         .current_dir(env!("CARGO_MANIFEST_DIR")));
     expect_code(&out, 0);
 }
