@@ -237,6 +237,16 @@ def sources(b):
     return [str(UTIL), str(BENCH_DIR / "micro" / f"{b.stem}.f90")]
 
 
+def programs(benches):
+    """Each program of `benches` once, in order: (its first benchmark, whether a peer runs any
+    benchmark of it). A program that some benchmarks run only with ferrocaf settings (the
+    FERROCAF_EVENTS variants of event_pingpong) is still built for the peers."""
+    groups = {}
+    for b in benches:
+        groups.setdefault(b.stem, []).append(b)
+    return [(g[0], not all(x.ferrocaf_only() for x in g)) for g in groups.values()]
+
+
 def build_benchmarks(benches, lib, fc, same_compiler):
     """Returns {(program stem, runtime): executable} and {runtime: note on how it was built}.
     same_compiler: also build the FERRO_HOST column (host gfortran) of what OpenCoarrays runs."""
@@ -256,7 +266,7 @@ def build_benchmarks(benches, lib, fc, same_compiler):
     shmem_note = (f"column absent: {no_sid}." if no_sid else
                   "GCC 16's libcaf_shmem: `gfortran-16 -O2 -fcoarray=lib ... -lcaf_shmem` in the "
                   f"sid chroot ({sid.root()}), run there with `GFORTRAN_NUM_IMAGES=N ./prog`.")
-    for b in {b.stem: b for b in benches}.values():  # each program once
+    for b, peers in programs(benches):
         src = sources(b)
         exe = fdir / b.stem
         cmd = fwrap([fcmd, "-O2", "-fcoarray=lib", "-J", str(fdir), *src, f"-L{lib}",
@@ -264,7 +274,7 @@ def build_benchmarks(benches, lib, fc, same_compiler):
         print(f"compiling {b.stem} for ferrocaf ({fc})...", flush=True)
         if compile_fortran(cmd, f"{b.stem} ferrocaf"):
             exes[(b.stem, FERRO)] = exe
-        if b.ferrocaf_only():
+        if not peers:
             continue
         if same_compiler:
             exe = hdir / b.stem

@@ -14,7 +14,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from compare import Bench, Measurements, launch_cmd, run_plan  # noqa: E402
+from compare import BENCHMARKS, Bench, Measurements, launch_cmd, programs, run_plan  # noqa: E402
 from report import (FERRO, FERRO_HOST, LOADED, OPENCAF, SHMEM, pairing, table_row,  # noqa: E402
                     verdict, write_markdown, write_svg)
 
@@ -129,6 +129,14 @@ class Runs(unittest.TestCase):
                      for rt in (FERRO, FERRO_HOST, SHMEM, OPENCAF)]
         self.assertEqual(order, one_round * 2 + [("notify_cost", FERRO, 0),
                                                  ("notify_cost", FERRO, 2)] * 2)
+
+    def test_peers_build_a_program_any_of_whose_benchmarks_they_run(self):
+        built = {b.stem: peers for b, peers in programs(BENCHMARKS)}
+        self.assertEqual(len(built), len({b.stem for b in BENCHMARKS}))
+        # Its FERROCAF_EVENTS variants are ferrocaf-only; the plain sweep is not.
+        self.assertTrue(built["event_pingpong"])
+        self.assertFalse(built["attach_pingpong"])
+        self.assertTrue(built["put_latency"])
 
     def test_host_column_runs_outside_the_chroot(self):
         cmd, env = launch_cmd(FERRO_HOST, Path("/x/prog"), 2, 0.5, BENCH, "sid:gfortran-16")
