@@ -64,20 +64,32 @@ fn images_die_with_a_killed_ferrocaf_run() {
 }
 
 /// Like [`BLOCKED`], but every image handles SIGTERM (by saying so and ending at once) or, with
-/// the argument `ignore`, ignores it.
+/// the argument `ignore`, ignores it. The handler says so with write(2) of a line made
+/// beforehand: Fortran I/O in a handler could wait forever on the unit lock of the PRINT the
+/// signal interrupted (image 1's READY, just seen by the test).
 const TERMINABLE: &str = "\
 module term
   use iso_fortran_env, only: event_type
+  use iso_c_binding, only: c_char, c_int, c_long, c_size_t
   integer :: me
+  character(len=32) :: line
+  integer(c_size_t) :: line_len
   interface
     subroutine c_exit(code) bind(C, name='_exit')
       integer, value :: code
     end subroutine c_exit
+    function c_write(fd, buf, n) bind(C, name='write') result(written)
+      import :: c_char, c_int, c_long, c_size_t
+      integer(c_int), value :: fd
+      character(kind=c_char) :: buf(*)
+      integer(c_size_t), value :: n
+      integer(c_long) :: written
+    end function c_write
   end interface
 contains
   subroutine on_term()
-    print '(a,i0)', 'TERM ', me
-    flush (6)
+    integer(c_long) :: written
+    written = c_write(1, line, line_len)
     call c_exit(0)
   end subroutine on_term
 end module term
@@ -87,6 +99,8 @@ program terminable
   type(event_type) :: ev[*]
   character(len=16) :: arg
   me = this_image()
+  write (line, '(a,i0,a)') 'TERM ', me, achar(10)
+  line_len = len_trim(line)
   call get_command_argument(1, arg)
   if (arg == 'ignore') then
     call signal(15, 1)
