@@ -222,8 +222,7 @@ impl Waiter {
         mut poll: impl FnMut() -> Option<CafResult<T>>,
         lock: bool,
     ) -> CafResult<T> {
-        crate::transport::shm::stream::publish_cpu(self.header);
-        crate::transport::shm::stream::segment_ends();
+        crate::transport::shm::stream::wait_begins(self.header);
         if lock && self.spin > 0 {
             if let Some(r) = (0..self.spin.min(LOCK_POLLS)).find_map(|_| {
                 std::hint::spin_loop();

@@ -33,6 +33,14 @@ pub fn publish_cpu(header: &Header) {
     }
 }
 
+/// What a blocking wait of this image tells the large-put rule when it starts: the CPU it
+/// waits on ([`publish_cpu`]), and that its current execution segment ended
+/// ([`segment_ends`]).
+pub fn wait_begins(header: &Header) {
+    publish_cpu(header);
+    segment_ends();
+}
+
 /// Whether a copy of `n` bytes into the image of `header` should stream: at least
 /// [`STREAM_MIN`] bytes, and the image did not last wait on this CPU. Two images that take
 /// turns on one core (more runnable processes than cores) share its caches, and streamed data
