@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Unit tests of compare.py's report from synthetic measurements: which ferrocaf column each
 peer is compared with (report.py, "Same-compiler pairing"), the columns and legend it writes,
-and the run plan and launch of the second ferrocaf column. No program is built or run.
+the rounds won beside CPU-bound processes, and the run plan (its rotating order and run counts)
+and launch of the second ferrocaf column. No program is built or run.
 
 Usage: python3 bench/test_report.py   (run by tests/bench_scripts.rs). Standard library only.
 """
