@@ -146,11 +146,11 @@ def pairing_text(pairs, compilers):
 
 
 def write_markdown(path, meta, rows, raw_text, pairs, load):
-    """meta: command, facts, notes {runtime: note}, compilers {runtime: compiler of its
-    programs} (optional), started, loads, factor, repeat and load_repeat (runs per
-    configuration on its own and beside the CPU-bound processes), notes_file (a hand-written Markdown file
-    appended at the end: measurements of single changes) and hosts_file (bench/mpi/hosts.md:
-    latency between test-bed hosts, appended after it). pairs: as made by `pairing`."""
+    """meta: command, facts, notes {runtime: note}, compilers {runtime: compiler of its programs}
+    (optional), started, loads, factor, repeat and load_repeat (runs per configuration on its own
+    and beside the CPU-bound processes), notes_file (a hand-written Markdown file appended at the
+    end: measurements of single changes) and hosts_file (bench/mpi/hosts.md: latency between
+    test-bed hosts, appended after it). pairs: as made by `pairing`."""
     compilers = meta.get("compilers", {})
     cols = (*ferro_columns(pairs), *pairs)
     lines = [
@@ -205,29 +205,29 @@ def write_markdown(path, meta, rows, raw_text, pairs, load):
     if load:
         idle_n, load_n = meta.get("repeat", "R"), meta.get("load_repeat", "L")
         lines += ["", f"## Beside {load} CPU-bound processes", "",
-                  f"Every configuration above was also run {load_n} times "
-                  f"(`--load-repeat`) while {load} processes spun on the CPU at normal priority "
-                  "(`bench/load.py`; started before and killed after each run), as on a shared "
-                  "node. The runs are made in rounds: in each round every runtime runs once on "
-                  "its own (in the first "
-                  f"{idle_n} rounds only) and once beside the processes, one runtime after another, "
-                  "in an order that rotates from round to round, so that each runtime takes "
-                  "each place in the round equally often (at most once more when the rounds are "
-                  "not a multiple of the runtimes): in A/A runs a run's place in its round moved "
-                  "its loaded time by up to 32% (bench/NOTES.md, \"Position bias\"). Each cell: median [min–max] over the loaded runs, and "
-                  "(in parentheses) the slowdown: that loaded median over the same column's "
-                  "idle median of the table above (idle over loaded for bandwidths). "
-                  + pairing_text(pairs, compilers) + " `loaded vs <peer>`: the peer's loaded "
-                  "median over its ferrocaf column's (bandwidths: ferrocaf's over the peer's; "
-                  "> 1: ferrocaf faster), then (w/r): of the r rounds in which both ran loaded, "
-                  "the w in which the ferrocaf column's run was faster than the peer's run of "
-                  "the same round, made within the same minute (runs are paired by round, not "
-                  "by median; w near r/2 means the medians' order is a coin toss). "
-                  "`degrades no more`: yes if for every peer the slowdown of its ferrocaf "
-                  "column is at most the peer's slowdown (slowdowns below 1x count as 1x; 10% "
-                  "noise allowance), both slowdowns as in the cells (medians of all loaded "
-                  "runs over medians of all idle runs); `loaded vs best peer`: the smallest "
-                  "`loaded vs <peer>` ratio, with that peer's (w/r).",
+                  f"Every configuration above was also run {load_n} times (`--load-repeat`) while "
+                  f"{load} processes spun on the CPU at normal priority (`bench/load.py`; started "
+                  "before and killed after each run), as on a shared node. The runs are made in "
+                  "rounds: in each round every runtime runs once on its own (in the first "
+                  f"{idle_n} rounds only) and once beside the processes, one runtime after "
+                  "another, in an order that rotates from round to round, so that each runtime "
+                  "takes each place in the round equally often (at most once more when the rounds"
+                  " are not a multiple of the runtimes): in A/A runs a run's place in its round "
+                  "moved its loaded time by up to 32% (bench/NOTES.md, \"Position bias\"). Each "
+                  "cell: median [min–max] over the loaded runs, and (in parentheses) the "
+                  "slowdown: that loaded median over the same column's idle median of the table "
+                  "above (idle over loaded for bandwidths). "
+                  + pairing_text(pairs, compilers) +
+                  " `loaded vs <peer>`: the peer's loaded median over its ferrocaf column's "
+                  "(bandwidths: ferrocaf's over the peer's; > 1: ferrocaf faster), then (w/r): of"
+                  " the r rounds in which both ran loaded, the w in which the ferrocaf column's "
+                  "run was faster than the peer's run of the same round, made within the same "
+                  "minute (runs are paired by round, not by median; w near r/2 means the medians'"
+                  " order is a coin toss). `degrades no more`: yes if for every peer the slowdown"
+                  " of its ferrocaf column is at most the peer's slowdown (slowdowns below 1x "
+                  "count as 1x; 10% noise allowance), both slowdowns as in the cells (medians of "
+                  "all loaded runs over medians of all idle runs); `loaded vs best peer`: the "
+                  "smallest `loaded vs <peer>` ratio, with that peer's (w/r).",
                   "",
                   "| benchmark | images | " + " | ".join(column_label(rt, compilers) for rt in cols)
                   + " | " + " | ".join(f"loaded vs {p} (ferrocaf {compilers[f]})"
