@@ -115,7 +115,8 @@ pub unsafe extern "C" fn _gfortran_caf_unlock(
     }
     // SAFETY: forwarded from the caller.
     let r = unsafe { element(rt, tok, index * lock::SLOT, image) }
-        .and_then(|(img, off)| lock::unlock(rt.tp, img, off, &rt.team));
+        .and_then(|(img, off)| lock::unlock(rt.tp, img, off, &rt.team))
+        .map(|woke| rt.waiter.hand_over(woke));
     // SAFETY: forwarded from the caller.
     unsafe { finish(r, stat, errmsg, len, "UNLOCK") };
 }

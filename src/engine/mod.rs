@@ -12,6 +12,7 @@ mod convert_char;
 mod convert_num;
 pub mod event;
 mod float_ext;
+mod handover;
 pub mod lock;
 pub mod notify;
 mod pace;

@@ -78,9 +78,10 @@ impl SyncImages {
                 }
             }
         }
-        for &j in partners.iter() {
-            tp.signal(j, Layout::sync_from(me));
-        }
+        let woke = partners
+            .iter()
+            .fold(false, |woke, &j| tp.signal(j, Layout::sync_from(me)) | woke);
+        w.hand_over(woke);
         for &j in partners.iter() {
             counts[j] += 1;
             let want = counts[j];

@@ -41,13 +41,16 @@ impl Bell<'_> {
         r
     }
 
-    /// Wakes the owner if it sleeps or is about to (call after publishing the change).
-    pub fn ring(&self, f: &impl Futex) {
+    /// Wakes the owner if it sleeps or is about to (call after publishing the change);
+    /// returns whether it did (someone had announced itself).
+    pub fn ring(&self, f: &impl Futex) -> bool {
         fence(Ordering::SeqCst);
-        if self.sleepers.load(Ordering::SeqCst) > 0 {
+        let sleeping = self.sleepers.load(Ordering::SeqCst) > 0;
+        if sleeping {
             self.seq.fetch_add(1, Ordering::SeqCst);
             f.wake_all(self.seq);
         }
+        sleeping
     }
 }
 

@@ -131,20 +131,20 @@ impl Transport for Shm {
         fence(Ordering::SeqCst);
     }
 
-    fn ring(&self, image: usize) {
+    fn ring(&self, image: usize) -> bool {
         let h = self.header(image);
         Bell {
             seq: &h.bell,
             sleepers: &h.sleepers,
         }
-        .ring(&OsFutex(Duration::ZERO));
+        .ring(&OsFutex(Duration::ZERO))
     }
 
     fn direct(&self, image: usize, offset: usize) -> Option<usize> {
         Some(self.segs.addr(image, offset))
     }
 
-    fn notify(&self, image: usize, n: &Notification) -> Result<(), Full> {
+    fn notify(&self, image: usize, n: &Notification) -> Result<bool, Full> {
         let ring = self.ring_of(image);
         let r = ring.push(n);
         if r.is_err() {
@@ -153,8 +153,8 @@ impl Transport for Shm {
             // the consumer freed before it read `blocked`.
             fence(Ordering::SeqCst);
         }
-        self.ring(image);
-        r
+        let woke = self.ring(image);
+        r.map(|()| woke)
     }
 
     fn drain(&self, f: &mut dyn FnMut(Notification)) {
@@ -178,7 +178,9 @@ impl Transport for Shm {
             && ring.head.blocked.load(Ordering::SeqCst) != 0
             && ring.head.blocked.swap(0, Ordering::SeqCst) != 0
         {
-            (0..self.segs.n).for_each(|j| self.ring(j));
+            (0..self.segs.n).for_each(|j| {
+                self.ring(j);
+            });
         }
     }
 }
