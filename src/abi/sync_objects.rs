@@ -115,8 +115,7 @@ pub unsafe extern "C" fn _gfortran_caf_unlock(
     }
     // SAFETY: forwarded from the caller.
     let r = unsafe { element(rt, tok, index * lock::SLOT, image) }
-        .and_then(|(img, off)| lock::unlock(rt.tp, img, off, &rt.team))
-        .map(|woke| rt.waiter.hand_over(woke));
+        .and_then(|(img, off)| lock::unlock(rt.tp, img, off, &rt.team));
     // SAFETY: forwarded from the caller.
     unsafe { finish(r, stat, errmsg, len, "UNLOCK") };
 }

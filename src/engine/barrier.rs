@@ -116,9 +116,7 @@ fn central(tp: &dyn Transport, w: &Waiter, team: &Team, e: u64) -> CafResult<()>
         if tp.can_wake() {
             ring(tp, w, team, team.rank);
         } else {
-            team.members.iter().for_each(|&j| {
-                tp.alert(j);
-            });
+            team.members.iter().for_each(|&j| tp.alert(j));
         }
         return Ok(());
     }
@@ -140,17 +138,19 @@ fn central(tp: &dyn Transport, w: &Waiter, team: &Team, e: u64) -> CafResult<()>
 }
 
 /// Rings this image's children in the wake-up tree rooted at team rank `root`
-/// ([`ring_children`] with `alert`, then [`Waiter::hand_over`] whether or not a child slept:
-/// a child rung while runnable but not running is as stuck behind this member).
+/// ([`ring_children`] with `alert`, and `sched_yield` while `w` sees outside load: on an
+/// idle machine the yield cost SYNC ALL at 8 images on 2 cores 7.2 → 13.2 µs).
 fn ring(tp: &dyn Transport, w: &Waiter, team: &Team, root: usize) {
     ring_children(
         root,
         team.rank,
         team.len(),
-        |r| {
-            tp.alert(team.members[r]);
+        |r| tp.alert(team.members[r]),
+        || {
+            if w.outside_load() {
+                std::thread::yield_now();
+            }
         },
-        || w.hand_over(true),
     );
 }
 

@@ -168,9 +168,7 @@ fn gather(
         store(tp, leader, result, acc);
         tp.fetch_op(leader, arrive, 8, AtomicOp::Swap, 0);
         tp.fetch_op(leader, result, 8, AtomicOp::Add, 1);
-        team.members.iter().for_each(|&j| {
-            tp.ring(j);
-        });
+        team.members.iter().for_each(|&j| tp.ring(j));
         data.copy_from_slice(&acc[..data.len()]);
         return Ok(());
     }

@@ -109,7 +109,7 @@ impl Events<'_> {
         match self.strategy {
             Strategy::Atomic => {
                 self.tp.fetch_op(image, slot, 8, AtomicOp::Add, 1);
-                self.w.hand_over(self.tp.ring(image));
+                self.tp.ring(image);
                 Ok(())
             }
             Strategy::P2p => {

@@ -319,9 +319,8 @@ fn release_failed(tp: &dyn Transport, image: usize, slot: usize, team: &Team) ->
 }
 
 /// Releases the lock at `(image, slot)`: hands it to the heir if a waiter claimed the
-/// hand-off, else frees it and wakes one waiter if one parked. Returns whether a ring woke a
-/// sleeping image (the caller may hand its core over, [`crate::engine::wait::Waiter::hand_over`]).
-pub fn unlock(tp: &dyn Transport, image: usize, slot: usize, team: &Team) -> CafResult<bool> {
+/// hand-off, else frees it and wakes one waiter if one parked.
+pub fn unlock(tp: &dyn Transport, image: usize, slot: usize, team: &Team) -> CafResult<()> {
     let me = tp.this_image() as u64 + 1;
     match load(tp, image, slot) & HOLDER {
         0 => return Err(LockStat::Unlocked.into_error(image + 1)),
@@ -331,7 +330,8 @@ pub fn unlock(tp: &dyn Transport, image: usize, slot: usize, team: &Team) -> Caf
     if load(tp, image, slot + HEIR) != 0 {
         let heir = tp.fetch_op(image, slot + HEIR, 4, AtomicOp::Swap, 0);
         if heir != 0 && replace_holder(tp, image, slot, me, heir) {
-            return Ok(tp.alert(heir as usize - 1));
+            tp.alert(heir as usize - 1);
+            return Ok(());
         }
     }
     let state = tp.fetch_op(
@@ -343,20 +343,20 @@ pub fn unlock(tp: &dyn Transport, image: usize, slot: usize, team: &Team) -> Caf
     );
     let waiters = (state / WAITER) as usize;
     if state & PARKED == 0 || waiters == 0 {
-        return Ok(false);
+        return Ok(());
     }
     if waiters > ENTRIES {
-        let woke = team
-            .members
-            .iter()
-            .fold(false, |woke, &j| tp.alert(j) | woke);
-        return Ok(woke);
+        team.members.iter().for_each(|&j| tp.alert(j));
+        return Ok(());
     }
     let start = tp.fetch_op(image, slot + CURSOR, 4, AtomicOp::Add, 1) as usize;
     let woken = (0..ENTRIES)
         .map(|k| load(tp, image, slot + TABLE + (start + k) % ENTRIES * 4))
         .find(|&e| e != 0);
-    Ok(woken.is_some_and(|e| tp.alert(e as usize - 1)))
+    if let Some(e) = woken {
+        tp.alert(e as usize - 1);
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -417,13 +417,11 @@ mod tests {
             }
         }
         fn fence(&self) {}
-        fn ring(&self, _: usize) -> bool {
-            false
-        }
+        fn ring(&self, _: usize) {}
         fn direct(&self, _: usize, _: usize) -> Option<usize> {
             None
         }
-        fn notify(&self, _: usize, _: &Notification) -> Result<bool, Full> {
+        fn notify(&self, _: usize, _: &Notification) -> Result<(), Full> {
             unreachable!("no notifications")
         }
         fn drain(&self, _: &mut dyn FnMut(Notification)) {}

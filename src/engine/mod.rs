@@ -12,7 +12,6 @@ mod convert_char;
 mod convert_num;
 pub mod event;
 mod float_ext;
-mod handover;
 pub mod lock;
 pub mod notify;
 mod pace;

@@ -78,10 +78,9 @@ impl SyncImages {
                 }
             }
         }
-        let woke = partners
-            .iter()
-            .fold(false, |woke, &j| tp.signal(j, Layout::sync_from(me)) | woke);
-        w.hand_over(woke);
+        for &j in partners.iter() {
+            tp.signal(j, Layout::sync_from(me));
+        }
         for &j in partners.iter() {
             counts[j] += 1;
             let want = counts[j];

@@ -107,14 +107,6 @@ impl Waiter {
         !self.gate.open()
     }
 
-    /// After this image rang others (`woke`: whether a ring found a sleeper, or the barrier's
-    /// rule that ringing a child is enough): yields once while its waits see outside load, so
-    /// that a wakee placed on this CPU runs before this image computes on
-    /// ([`super::handover`]).
-    pub fn hand_over(&self, woke: bool) {
-        super::handover::hand_over(woke, || self.outside_load(), std::thread::yield_now);
-    }
-
     /// Exit code of a job-wide error termination in progress, if any. Without a mapped job
     /// block (MPI) a remote read, made only once a termination has been announced (an image
     /// that starts error termination announces it).

@@ -104,13 +104,11 @@ mod tests {
             unreachable!("no compare-and-swap")
         }
         fn fence(&self) {}
-        fn ring(&self, _: usize) -> bool {
-            false
-        }
+        fn ring(&self, _: usize) {}
         fn direct(&self, image: usize, offset: usize) -> Option<usize> {
             (image == 0).then(|| self.header.as_ptr() as usize + offset)
         }
-        fn notify(&self, _: usize, _: &Notification) -> Result<bool, Full> {
+        fn notify(&self, _: usize, _: &Notification) -> Result<(), Full> {
             unreachable!("no notifications")
         }
         fn drain(&self, _: &mut dyn FnMut(Notification)) {}

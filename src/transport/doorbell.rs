@@ -41,16 +41,13 @@ impl Bell<'_> {
         r
     }
 
-    /// Wakes the owner if it sleeps or is about to (call after publishing the change);
-    /// returns whether it did (someone had announced itself).
-    pub fn ring(&self, f: &impl Futex) -> bool {
+    /// Wakes the owner if it sleeps or is about to (call after publishing the change).
+    pub fn ring(&self, f: &impl Futex) {
         fence(Ordering::SeqCst);
-        let sleeping = self.sleepers.load(Ordering::SeqCst) > 0;
-        if sleeping {
+        if self.sleepers.load(Ordering::SeqCst) > 0 {
             self.seq.fetch_add(1, Ordering::SeqCst);
             f.wake_all(self.seq);
         }
-        sleeping
     }
 }
 

@@ -109,16 +109,14 @@ pub trait Transport: Send + Sync {
     ) -> u64;
     /// Makes every earlier put of this image visible to every image before later ones.
     fn fence(&self);
-    /// Wakes `image` if it sleeps waiting for a change in its control block; returns whether
-    /// it found `image` asleep (or about to sleep) and woke it.
-    fn ring(&self, image: usize) -> bool;
+    /// Wakes `image` if it sleeps waiting for a change in its control block.
+    fn ring(&self, image: usize);
     /// Address at which this process can load/store `(image, offset)` directly, if the
     /// transport maps peers' memory (capability used for pointer chasing and local waits).
     fn direct(&self, image: usize, offset: usize) -> Option<usize>;
     /// Enqueues a notification for `image` (after any data it announces is visible there) and
-    /// wakes it, returning whether the wake-up found it asleep (as [`Transport::ring`]);
-    /// [`Full`] when its queue has no room (nothing was sent).
-    fn notify(&self, image: usize, n: &Notification) -> Result<bool, Full>;
+    /// wakes it; [`Full`] when its queue has no room (nothing was sent).
+    fn notify(&self, image: usize, n: &Notification) -> Result<(), Full>;
     /// Hands every notification that has arrived for this image to `f`, in arrival order.
     fn drain(&self, f: &mut dyn FnMut(Notification));
 
@@ -175,23 +173,21 @@ pub trait Transport: Send + Sync {
     /// `image`: a barrier round's or SYNC IMAGES' signal. Only `image` reads such a counter,
     /// by loads in its waits (after [`Transport::progress`] when it cannot wake), and no one
     /// changes it otherwise, so a transport may deliver the add as a message that the target
-    /// applies itself. By default an atomic add, then [`Transport::ring`]; returns what the
-    /// ring returned.
-    fn signal(&self, image: usize, offset: usize) -> bool {
+    /// applies itself. By default an atomic add, then [`Transport::ring`].
+    fn signal(&self, image: usize, offset: usize) {
         self.fetch_op(image, offset, 8, AtomicOp::Add, 1);
-        self.ring(image)
+        self.ring(image);
     }
 
     /// Tells `image` that something it reads in other images' memory while it waits has
     /// changed (a lock's queue, the central barrier, a termination): [`Transport::ring`] where
     /// rings wake; a transport that cannot wake moves `image`'s bell word, which those waits
-    /// watch. Returns whether a ring woke `image`.
-    fn alert(&self, image: usize) -> bool {
+    /// watch.
+    fn alert(&self, image: usize) {
         if self.can_wake() {
-            self.ring(image)
+            self.ring(image);
         } else {
             self.fetch_op(image, BELL, 4, AtomicOp::Add, 1);
-            false
         }
     }
 

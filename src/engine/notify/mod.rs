@@ -60,8 +60,7 @@ impl Notifier {
     }
 
     /// Sends `n` to `image`, draining this image's own ring while the target's is full (so two
-    /// images filling each other's rings cannot deadlock), then hands the core over if that
-    /// woke it ([`Waiter::hand_over`]).
+    /// images filling each other's rings cannot deadlock).
     pub fn send(
         &self,
         tp: &dyn Transport,
@@ -70,18 +69,16 @@ impl Notifier {
         n: &Notification,
     ) -> CafResult<()> {
         self.stats.add(Counter::NotifySent, 1);
-        let woke = match tp.notify(image, n) {
-            Ok(woke) => woke,
-            Err(_) => w.block(|| {
-                drop(self.matcher(tp));
-                match tp.notify(image, n) {
-                    Ok(woke) => Some(Ok(woke)),
-                    Err(_) => check_alive(tp, image).err().map(Err),
-                }
-            })?,
-        };
-        w.hand_over(woke);
-        Ok(())
+        if tp.notify(image, n).is_ok() {
+            return Ok(());
+        }
+        w.block(|| {
+            drop(self.matcher(tp));
+            match tp.notify(image, n) {
+                Ok(()) => Some(Ok(())),
+                Err(_) => check_alive(tp, image).err().map(Err),
+            }
+        })
     }
 
     /// Notified put: stores `data` at `(image, offset)` and notifies `image` with `tag`. Data of

@@ -410,22 +410,20 @@ impl Transport for Fabric {
         fence(Ordering::SeqCst);
     }
 
-    fn ring(&self, _image: usize) -> bool {
-        false
-    }
+    fn ring(&self, _image: usize) {}
 
     fn direct(&self, image: usize, offset: usize) -> Option<usize> {
         (image == self.me).then_some(self.seg + offset)
     }
 
-    fn notify(&self, image: usize, n: &Notification) -> Result<bool, Full> {
+    fn notify(&self, image: usize, n: &Notification) -> Result<(), Full> {
         let mut ep = self.lock();
         if image == self.me {
             ep.arrived.push_back(*n);
         } else {
             self.send(&mut ep, image, n);
         }
-        Ok(false)
+        Ok(())
     }
 
     /// Every notification sent to this image before an image control statement that ordered

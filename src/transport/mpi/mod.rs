@@ -298,16 +298,14 @@ impl Transport for Mpi {
         fence(Ordering::SeqCst);
     }
 
-    fn ring(&self, _image: usize) -> bool {
-        false
-    }
+    fn ring(&self, _image: usize) {}
 
     /// With every image mapped, a processor atomic add (the default). Otherwise a message
     /// (`signal.rs`), which the target applies in [`Transport::progress`]: one way instead of
     /// an MPI atomic's round trip, which across nodes waits for the target to enter MPI.
     /// Every add to such a counter then comes as a message, so the owner's processor atomic
-    /// is the only RMW of the word. Wakes no one (images poll).
-    fn signal(&self, image: usize, offset: usize) -> bool {
+    /// is the only RMW of the word.
+    fn signal(&self, image: usize, offset: usize) {
         if self.all_mapped {
             self.fetch_op(image, offset, 8, AtomicOp::Add, 1);
         } else if image == self.w.rank {
@@ -315,24 +313,23 @@ impl Transport for Mpi {
         } else {
             signal::send(&self.w, image, offset);
         }
-        false
     }
 
     fn direct(&self, image: usize, offset: usize) -> Option<usize> {
         self.w.mapped[image].map(|b| b + offset)
     }
 
-    fn notify(&self, image: usize, n: &Notification) -> Result<bool, Full> {
+    fn notify(&self, image: usize, n: &Notification) -> Result<(), Full> {
         if image == self.w.rank {
             self.own
                 .lock()
                 .unwrap_or_else(|p| p.into_inner())
                 .push_back(*n);
-            return Ok(false);
+            return Ok(());
         }
         note::send(&self.w, image, n);
         self.fetch_op(image, NOTES, 4, AtomicOp::Add, 1);
-        Ok(false)
+        Ok(())
     }
 
     /// Receives what has arrived, then, while fewer notifications have been received than

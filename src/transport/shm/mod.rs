@@ -131,20 +131,20 @@ impl Transport for Shm {
         fence(Ordering::SeqCst);
     }
 
-    fn ring(&self, image: usize) -> bool {
+    fn ring(&self, image: usize) {
         let h = self.header(image);
         Bell {
             seq: &h.bell,
             sleepers: &h.sleepers,
         }
-        .ring(&OsFutex(Duration::ZERO))
+        .ring(&OsFutex(Duration::ZERO));
     }
 
     fn direct(&self, image: usize, offset: usize) -> Option<usize> {
         Some(self.segs.addr(image, offset))
     }
 
-    fn notify(&self, image: usize, n: &Notification) -> Result<bool, Full> {
+    fn notify(&self, image: usize, n: &Notification) -> Result<(), Full> {
         let ring = self.ring_of(image);
         let r = ring.push(n);
         if r.is_err() {
@@ -153,8 +153,8 @@ impl Transport for Shm {
             // the consumer freed before it read `blocked`.
             fence(Ordering::SeqCst);
         }
-        let woke = self.ring(image);
-        r.map(|()| woke)
+        self.ring(image);
+        r
     }
 
     fn drain(&self, f: &mut dyn FnMut(Notification)) {
@@ -178,9 +178,7 @@ impl Transport for Shm {
             && ring.head.blocked.load(Ordering::SeqCst) != 0
             && ring.head.blocked.swap(0, Ordering::SeqCst) != 0
         {
-            (0..self.segs.n).for_each(|j| {
-                self.ring(j);
-            });
+            (0..self.segs.n).for_each(|j| self.ring(j));
         }
     }
 }
