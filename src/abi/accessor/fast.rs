@@ -4,7 +4,7 @@
 //! address ([`near`]). Everything the general path decides is then one load or one comparison,
 //! and the call is the accessor (plus, for a read, a range check of the pointer it returns).
 
-use super::guard::{call, inside_any, within};
+use super::guard::{armed, inside_any};
 use super::table::lookup;
 use super::target::caller_token;
 use super::{Getter, Receiver};
@@ -95,7 +95,7 @@ pub(super) unsafe fn send(
     // SAFETY: the table holds the functions gfortran registered; this index names a receiver.
     let f = unsafe { std::mem::transmute::<usize, Receiver>(f) };
     let cb = caller_token(add_data, add_data_size);
-    call(j, || {
+    armed(j, || {
         // SAFETY: the receiver's own convention; every pointer is live for the call.
         unsafe {
             f(
@@ -114,7 +114,10 @@ pub(super) unsafe fn send(
 }
 
 /// Runs getter `index` for image `image` of the current team into the result pointer at
-/// `dst`; `false` (nothing done) when the access needs the general path.
+/// `dst`, and ends the access (STAT=, statistics of `dst_size` bytes); `false` (nothing done)
+/// when the access needs the general path. Once the getter has run, nothing but the result
+/// pointer's check is left: the arguments the general path would need are dead across the
+/// call, which keeps the entry point's frame small.
 ///
 /// # Safety
 /// Arguments as gfortran passes them to `_gfortran_caf_get_from_remote`, without descriptors
@@ -126,11 +129,13 @@ pub(super) unsafe fn get(
     token: CafToken,
     src_charlen: *const usize,
     image: c_int,
+    dst_size: usize,
     dst: *mut *mut c_void,
     dst_charlen: *mut usize,
     index: c_int,
     add_data: *mut c_void,
     add_data_size: usize,
+    stat: *mut c_int,
 ) -> bool {
     let Some(f) = lookup(index) else {
         return false;
@@ -151,7 +156,7 @@ pub(super) unsafe fn get(
     let mut free_buffer = 0i32;
     // SAFETY: the address of the result pointer (caller's guarantee).
     let before = unsafe { *dst };
-    call(j, || {
+    armed(j, || {
         // SAFETY: the getter's own convention; every pointer is live for the call.
         unsafe {
             f(
@@ -168,17 +173,56 @@ pub(super) unsafe fn get(
         }
     });
     // SAFETY: as above.
-    let p = unsafe { *dst };
-    // Most often the result points into the target's segment: that test first.
-    let ok = within(rt, lo, p as usize, 1)
-        || p == before
-        || free_buffer != 0
-        || inside_any(rt, p as usize, 1);
-    if !ok {
-        // A result pointer outside every segment: the general path reports it (it runs the
-        // getter again, which only reads).
-        // SAFETY: as above.
-        unsafe { *dst = before };
+    let p = unsafe { *dst } as usize;
+    // Most often the result points into the target's segment (one unsigned comparison: an
+    // address below `lo` wraps to a large offset).
+    if p.wrapping_sub(lo) >= rt.seg_size && !settled(rt, p, before as usize, free_buffer) {
+        // SAFETY: as above; stat as gfortran passes it.
+        unsafe { stray(rt, lo, p, dst, before, stat) };
+        return true;
     }
-    ok
+    // SAFETY: as above.
+    unsafe { done(rt, stat, true, dst_size) };
+    true
+}
+
+/// Whether a result pointer outside the target's segment is still right: unchanged
+/// from `before`, a buffer the getter allocated, or inside another image's segment.
+#[cold]
+#[inline(never)]
+fn settled(rt: &Runtime, p: usize, before: usize, free_buffer: i32) -> bool {
+    p == before || free_buffer != 0 || inside_any(rt, p, 1)
+}
+
+/// Reports a result pointer `p` outside every segment (the getter read the segment at `lo`):
+/// puts back the result pointer `before` at `dst` (code that reads it after a STAT= error
+/// reads its own destination), then STAT= or the one line the general path gives.
+///
+/// # Safety
+/// `dst` is writable; `stat` is null or writable.
+#[cold]
+#[inline(never)]
+unsafe fn stray(
+    rt: &Runtime,
+    lo: usize,
+    p: usize,
+    dst: *mut *mut c_void,
+    before: *mut c_void,
+    stat: *mut c_int,
+) {
+    // SAFETY: guaranteed by the caller.
+    unsafe { *dst = before };
+    let image = (0..rt.n)
+        .find(|&k| rt.tp.direct(k, 0) == Some(lo))
+        .unwrap_or(0);
+    // SAFETY: guaranteed by the caller.
+    unsafe {
+        crate::abi::errors::finish(
+            Err::<(), _>(super::get::stray(image, p)),
+            stat,
+            std::ptr::null_mut(),
+            0,
+            "coindexed read",
+        )
+    };
 }

@@ -190,6 +190,8 @@ fn install() {
     }
 }
 
+/// Installs the handler and then opens the accessor table's fast view (`table::arm`): a fast
+/// path that finds its accessor there runs it with the guard installed.
 #[cold]
 fn install_now() {
     PREVIOUS.get_or_init(|| {
@@ -212,12 +214,20 @@ fn install_now() {
         }
         prev
     });
+    super::table::arm();
 }
 
 /// Runs `f` (an accessor call on 0-based image `target`) with the fault guard armed.
 #[inline]
 pub(super) fn call<R>(target: usize, f: impl FnOnce() -> R) -> R {
     install();
+    armed(target, f)
+}
+
+/// [`call`] without the test that the handler is installed: for an accessor found through
+/// `table::lookup`, which finds one only once it is.
+#[inline(always)]
+pub(super) fn armed<R>(target: usize, f: impl FnOnce() -> R) -> R {
     // SAFETY: sets and restores this thread's marker around the call.
     let was = unsafe { enter(target + 1) };
     let r = f();
