@@ -232,16 +232,13 @@ pub unsafe extern "C" fn _gfortran_caf_get_from_remote(
     team: *const CafTeam,
     team_number: *const c_int,
 ) {
-    let rt = runtime::get();
     // No descriptor and no team selector: one test of the four pointers or-ed together.
     let plain =
         (opt_src_desc as usize | opt_dst_desc as usize | team as usize | team_number as usize) == 0;
     if plain
-        && !rt.attachments.any()
         // SAFETY: forwarded from the caller (no descriptors, no team selector).
         && unsafe {
             super::fast::get(
-                rt,
                 token,
                 opt_src_charlen,
                 image_index,
@@ -257,6 +254,7 @@ pub unsafe extern "C" fn _gfortran_caf_get_from_remote(
     {
         return;
     }
+    let rt = runtime::get();
     // SAFETY: forwarded from the caller.
     let r = unsafe {
         get(

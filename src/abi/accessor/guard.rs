@@ -71,6 +71,66 @@ unsafe fn leave(was: usize) {
     }
 }
 
+/// Sets this thread's marker to `target` (an outermost accessor call: see [`outermost`]): two
+/// instructions.
+///
+/// # Safety
+/// Clear it with [`clear`] when the accessor returns.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+unsafe fn set(target: usize) {
+    // SAFETY: as in `enter`.
+    unsafe {
+        std::arch::asm!(
+            "mov {off}, qword ptr [rip + ferrocaf_accessor_marker@GOTTPOFF]",
+            "mov qword ptr fs:[{off}], {t}",
+            off = out(reg) _,
+            t = in(reg) target,
+            options(nostack, preserves_flags),
+        );
+    }
+}
+
+/// Sets this thread's marker back to 0 after [`set`]: two instructions.
+///
+/// # Safety
+/// This thread called [`set`] for an accessor that has returned.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+unsafe fn clear() {
+    // SAFETY: as in `enter`.
+    unsafe {
+        std::arch::asm!(
+            "mov {off}, qword ptr [rip + ferrocaf_accessor_marker@GOTTPOFF]",
+            "mov qword ptr fs:[{off}], 0",
+            off = out(reg) _,
+            options(nostack, preserves_flags),
+        );
+    }
+}
+
+/// Sets this thread's marker to `target` (an outermost accessor call: see [`outermost`]).
+///
+/// # Safety
+/// Clear it with [`clear`] when the accessor returns.
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+unsafe fn set(target: usize) {
+    // SAFETY: sets this thread's marker (guard_mark.c).
+    unsafe { ferrocaf_accessor_enter(target) };
+}
+
+/// Sets this thread's marker back to 0 after [`set`].
+///
+/// # Safety
+/// This thread called [`set`] for an accessor that has returned.
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+unsafe fn clear() {
+    // SAFETY: restores this thread's marker (guard_mark.c).
+    unsafe { ferrocaf_accessor_leave(0) }
+}
+
 /// Sets this thread's marker to `target` and returns the previous value.
 ///
 /// # Safety
@@ -233,6 +293,27 @@ pub(super) fn armed<R>(target: usize, f: impl FnOnce() -> R) -> R {
     let r = f();
     // SAFETY: as above.
     unsafe { leave(was) };
+    r
+}
+
+/// [`armed`] for a call that no accessor run encloses, so the marker is cleared after it
+/// instead of restored (one load and a register fewer). The fast paths (`fast.rs`) are such
+/// calls: they take only symmetric coarrays, and the one coarray an accessor's own nested calls
+/// name is its caller token (`HeapKind::Caller`), which they leave to the general path.
+#[inline(always)]
+pub(super) fn outermost<R>(target: usize, f: impl FnOnce() -> R) -> R {
+    // SAFETY: reads this thread's marker.
+    debug_assert_eq!(
+        unsafe { ferrocaf_accessor_mark() },
+        0,
+        "an accessor run encloses"
+    );
+    // SAFETY: sets this thread's marker around the call; no accessor run of this thread is
+    // under way (the caller's guarantee), so the marker was 0.
+    unsafe { set(target + 1) };
+    let r = f();
+    // SAFETY: as above.
+    unsafe { clear() };
     r
 }
 

@@ -85,7 +85,6 @@ fn table() -> &'static [Entry] {
 
 /// The first `len` entries of the published table; `len` is a value of `LEN` or `ARMED_LEN`
 /// loaded (acquire) before this call.
-#[inline(always)]
 fn view(len: usize) -> &'static [Entry] {
     let ptr = TABLE.load(Ordering::Acquire);
     // SAFETY: `ptr` is a leaked slice (never freed) at least as long as any length published
@@ -117,11 +116,11 @@ pub fn index_of(hash: i32) -> CafResult<i32> {
 
 /// The function at `index`, if there is one and the accessor fault guard is installed (two
 /// loads and a bounds check; the fast paths, which run accessors under `guard::armed`).
-#[inline]
 pub fn lookup(index: i32) -> Option<usize> {
-    // A negative index becomes at least 2^31 and fails the bounds check.
+    // A negative index becomes at least 2^63 and fails the bounds check (one sign-extending
+    // load).
     view(ARMED_LEN.load(Ordering::Acquire))
-        .get(index as u32 as usize)
+        .get(index as isize as usize)
         .map(|e| e.f)
 }
 
