@@ -6,7 +6,7 @@
 
 use super::guard::{inside_any, outermost};
 use super::table::lookup;
-use super::target::{caller_token, NO_DATA};
+use super::target::NO_DATA;
 use super::{Getter, Receiver};
 use crate::abi::near::placement;
 use crate::abi::CafToken;
@@ -96,7 +96,13 @@ pub(super) unsafe fn send(
     let addr = lo + t.offset;
     // SAFETY: the table holds the functions gfortran registered; this index names a receiver.
     let f = unsafe { std::mem::transmute::<usize, Receiver>(f) };
-    let cb = caller_token(add_data, add_data_size);
+    let cb;
+    let caller_token = if (add_data as usize | add_data_size) == 0 {
+        &NO_DATA
+    } else {
+        cb = super::target::caller_token(add_data, add_data_size);
+        &cb
+    };
     outermost(j, || {
         // SAFETY: the receiver's own convention; every pointer is live for the call.
         unsafe {
@@ -105,7 +111,7 @@ pub(super) unsafe fn send(
                 caller,
                 addr as *mut c_void,
                 src,
-                &cb as *const Token as CafToken,
+                caller_token as *const Token as CafToken,
                 0,
                 dst_charlen,
                 src_charlen,
