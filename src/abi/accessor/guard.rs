@@ -302,8 +302,8 @@ pub(super) fn armed<R>(target: usize, f: impl FnOnce() -> R) -> R {
 /// name is its caller token (`HeapKind::Caller`), which they leave to the general path.
 #[inline(always)]
 pub(super) fn outermost<R>(target: usize, f: impl FnOnce() -> R) -> R {
-    // SAFETY: reads this thread's marker.
     debug_assert_eq!(
+        // SAFETY: reads this thread's marker (a plain thread-local load).
         unsafe { ferrocaf_accessor_mark() },
         0,
         "an accessor run encloses"
