@@ -112,10 +112,10 @@ pub(super) unsafe fn access(
 }
 
 /// Copies the `n` bytes of a scalar: one load and one store for 4 and 8 bytes (the common
-/// kinds), `memcpy` otherwise.
+/// kinds), `memmove` otherwise (`x = x[j]` on image j reads and writes the same bytes).
 ///
 /// # Safety
-/// `n` readable bytes at `from`, `n` writable bytes at `to`, not overlapping.
+/// `n` readable bytes at `from`, `n` writable bytes at `to`.
 #[inline(always)]
 unsafe fn copy_scalar(from: *const u8, to: *mut u8, n: usize) {
     // SAFETY: guaranteed by the caller (unaligned accesses of exactly `n` bytes).
@@ -127,7 +127,7 @@ unsafe fn copy_scalar(from: *const u8, to: *mut u8, n: usize) {
             4 => to
                 .cast::<u32>()
                 .write_unaligned(from.cast::<u32>().read_unaligned()),
-            _ => std::ptr::copy_nonoverlapping(from, to, n),
+            _ => std::ptr::copy(from, to, n),
         }
     }
 }
@@ -178,7 +178,7 @@ pub(super) unsafe fn scalar_get(
         return false;
     };
     // SAFETY: `n` bytes inside the coarray on the target, mapped here; the destination is the
-    // local scalar of `n` bytes (caller's guarantee); distinct memory.
+    // local scalar of `n` bytes (caller's guarantee).
     unsafe { copy_scalar(from as *const u8, l.base_addr as *mut u8, n) };
     // SAFETY: stat as gfortran passes it.
     unsafe { crate::abi::errors::set_ok(stat) };
