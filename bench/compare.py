@@ -14,11 +14,13 @@ What it does:
      OpenCoarrays runs is also built for ferrocaf with the host's gfortran: a second ferrocaf
      column, the one OpenCoarrays is compared with (report.py, "Same-compiler pairing"; skip it
      with --no-same-compiler);
-  3. runs each benchmark at each image count for every runtime, alternating the runtimes,
-     R times each (--repeat), each run under a timeout; a failed, verification-failed or
-     timed-out run is recorded and shown, never dropped. With --load N every run is made twice,
-     on its own and beside N CPU-bound processes (bench/load.py), and a second table shows
-     the loaded times and how much each runtime degraded;
+  3. runs each benchmark at each image count for every runtime in rounds: in each round every
+     runtime runs once, one after another, in an order that rotates from round to round
+     (`run_plan`); R rounds on their own (--repeat), each run under a timeout; a failed,
+     verification-failed or timed-out run is recorded and shown, never dropped. With --load N
+     the rounds also run each runtime beside N CPU-bound processes (bench/load.py), L times
+     (--load-repeat), and a second table shows the loaded times, how much each runtime
+     degraded and, per peer, in how many rounds ferrocaf's loaded run was the faster;
   4. writes docs/PERFORMANCE.md (command, machine, date, table of medians, then the
      hand-written bench/NOTES.md: measurements of single changes with their commands) and
      docs/performance.svg (bar chart of speedups, hand-written SVG).
@@ -387,9 +389,11 @@ class Measurements:
     """All values per (result name, images, runtime), with failures kept."""
 
     def __init__(self):
-        self.values, self.errors, self.units = {}, {}, {}
+        self.values, self.errors, self.units, self.rounds = {}, {}, {}, {}
 
-    def add(self, runtime, results, error, expect):
+    def add(self, runtime, results, error, expect, rnd):
+        """Records one run of round `rnd` (see `run_plan`): its value of every expected result,
+        or the error."""
         if runtime == RAW:  # keep every reference line a raw program printed
             expect = sorted(set(expect) | set(results))
         for name, images in expect:
@@ -399,7 +403,13 @@ class Measurements:
                 continue
             value, unit = results[(name, images)]
             self.values.setdefault(key, []).append(value)
+            self.rounds.setdefault(key, []).append(rnd)
             self.units[name] = unit
+
+    def by_round(self, name, images, runtime):
+        """{round: value} of the successful runs of (name, images, runtime)."""
+        key = (name, images, runtime)
+        return dict(zip(self.rounds.get(key, []), self.values.get(key, [])))
 
     def cell(self, name, images, runtime):
         """(median or None, text for the table)."""
@@ -417,13 +427,27 @@ class Measurements:
         return med, text
 
 
-def run_plan(benches, exes, raw_exes, runtimes, wanted_images, repeat, load):
+def rotated(runtimes, rnd):
+    """`runtimes` in round `rnd`'s order: rotated left by `rnd` places, so that over any
+    len(runtimes) consecutive rounds each runtime takes each place once (over other numbers of
+    rounds, each place at most once more than any other)."""
+    k = rnd % len(runtimes) if runtimes else 0
+    return [*runtimes[k:], *runtimes[:k]]
+
+
+def run_plan(benches, exes, raw_exes, runtimes, wanted_images, repeat, load, load_repeat):
     """The run plan: every (benchmark, images) for every runtime in `runtimes` that has an
-    executable in `exes`, repeated, the runtimes alternating (and, with `load`, each run once
-    on its own and once beside the CPU-bound processes). Raw references run alternately with
-    every benchmark compared with them, so that both see the same load on a shared machine; a
-    reference's median is over all of its runs. They spin, so they run only on their own.
-    Returns [(name, runtime, images, executable, expected results, Bench or None, load)]."""
+    executable in `exes`, in rounds. In each round every such runtime runs once on its own (in
+    the first `repeat` rounds) and then, with `load`, once beside the CPU-bound processes (in
+    the first `load_repeat` rounds), one runtime after another in the order `rotated` gives
+    that round: a run's place in the round moves its time on a loaded machine, and rotating
+    gives every runtime every place. The runs of one round are made within a minute or so,
+    which the loaded table's rounds-won figure pairs (report.py). Raw references run first in
+    each round on their own, alternately with every benchmark compared with them, so that both
+    see the same load on a shared machine; a reference's median is over all of its runs. They
+    spin, so they run only on their own.
+    Returns [(name, runtime, images, executable, expected results, Bench or None, load,
+    round)]."""
     plan, raw_runs = [], {}
     for prog, exe in raw_exes.items():
         results = sorted({b.raw_for(r) for b in benches if b.raw_prog == prog
@@ -432,15 +456,18 @@ def run_plan(benches, exes, raw_exes, runtimes, wanted_images, repeat, load):
             raw_runs[(prog, n)] = (f"raw_{prog}", RAW, n, exe, [(r, n) for r in results], None,
                                    0)
     for b in benches:
+        rts = [rt for rt in runtimes
+               if (b.stem, rt) in exes and (rt == FERRO or not b.ferrocaf_only())]
         for n in (n for n in b.images if n in wanted_images):
             raw = raw_runs.get((b.raw_prog, n)) if n in b.raw_images else None
-            for _ in range(repeat):
-                plan += [raw] if raw else []
-                for lo in sorted({0, load}):
-                    for rt in runtimes:
-                        if (b.stem, rt) in exes and (rt == FERRO or not b.ferrocaf_only()):
-                            plan.append((b.name, rt, n, exes[(b.stem, rt)],
-                                         [(r, n) for r in b.results], b, lo))
+            for rnd in range(max(repeat, load_repeat if load else 0)):
+                plan += [(*raw, rnd)] if raw and rnd < repeat else []
+                loads = [0] if rnd < repeat else []
+                loads += [load] if load and rnd < load_repeat else []
+                for lo in loads:
+                    for rt in rotated(rts, rnd):
+                        plan.append((b.name, rt, n, exes[(b.stem, rt)],
+                                     [(r, n) for r in b.results], b, lo, rnd))
     return plan
 
 
@@ -449,7 +476,10 @@ def run_plan(benches, exes, raw_exes, runtimes, wanted_images, repeat, load):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--repeat", type=int, default=3, help="runs per configuration (default 3)")
+    ap.add_argument("--repeat", type=int, default=3,
+                    help="runs per configuration on its own (default 3)")
+    ap.add_argument("--load-repeat", type=int, default=5,
+                    help="runs per configuration beside the --load processes (default 5)")
     ap.add_argument("--quick", action="store_true",
                     help="smoke run: time factor 0.1, 1 run each, unless given explicitly")
     ap.add_argument("--factor", type=float, help="time factor passed to every program")
@@ -473,6 +503,9 @@ def main():
 
     factor = args.factor or (0.1 if args.quick else 1.0)
     repeat = args.repeat if ("--repeat" in sys.argv or not args.quick) else 1
+    load_repeat = args.load_repeat if ("--load-repeat" in sys.argv or not args.quick) else 1
+    if repeat < 1 or load_repeat < 1:
+        fail("--repeat and --load-repeat must be at least 1")
     only = {n for o in args.only for n in o.split(",") if n}
     unknown = only - {b.name for b in BENCHMARKS}
     if unknown:
@@ -496,9 +529,10 @@ def main():
     compilers = {FERRO: compiler_name(args.fc), FERRO_HOST: host_name, OPENCAF: host_name,
                  SHMEM: "" if sid.missing() else compiler_name("sid:gfortran-16")}
 
-    plan = run_plan(benches, exes, raw_exes, runtimes, wanted_images, repeat, args.load)
+    plan = run_plan(benches, exes, raw_exes, runtimes, wanted_images, repeat, args.load,
+                    load_repeat)
     m = Measurements()
-    for i, (name, rt, n, exe, expect, b, load) in enumerate(plan, 1):
+    for i, (name, rt, n, exe, expect, b, load, rnd) in enumerate(plan, 1):
         beside = f" beside {load} CPU-bound processes" if load else ""
         print(f"[{i}/{len(plan)}] {name} {rt} {n} images{beside}...", flush=True)
         cmd, env = launch_cmd(rt, exe, n, factor, b, args.fc)
@@ -509,7 +543,7 @@ def main():
         if b is not None:  # results under their report names
             results = {(b.label(r), k): v for (r, k), v in results.items()}
             expect = [(b.label(r), k) for r, k in expect]
-        m.add(rt + (LOADED if load else ""), results, error, expect)
+        m.add(rt + (LOADED if load else ""), results, error, expect, rnd)
     loads.append(" ".join(f"{x:.2f}" for x in os.getloadavg()))
 
     # Build failures are shown too; ferrocaf-only benchmarks say why the peers are missing.
@@ -542,6 +576,7 @@ def main():
     meta = {"command": command, "facts": machine_facts(args.fc, same_compiler),
             "notes": notes, "compilers": compilers,
             "started": started, "loads": loads, "factor": factor,
+            "repeat": repeat, "load_repeat": load_repeat,
             "notes_file": BENCH_DIR / "NOTES.md",
             "hosts_file": BENCH_DIR / "mpi" / "hosts.md"}
     write_markdown(docs / "PERFORMANCE.md", meta, rows, raw_text, pairs, args.load)

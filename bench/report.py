@@ -1,8 +1,10 @@
 """report.py: the tables of compare.py: docs/PERFORMANCE.md and docs/performance.svg.
 
 Rows come from `table_row` (one result of one benchmark at one image count, every runtime);
-with --load, each row also carries the loaded medians and each runtime's degradation (loaded
-time / idle time, or idle bandwidth / loaded bandwidth). Python 3 standard library only.
+with --load, each row also carries the loaded medians, each runtime's degradation (loaded
+time / idle time, or idle bandwidth / loaded bandwidth) and, per peer, the rounds won: in how
+many of the rounds (compare.py's `run_plan`) in which both ran loaded the paired ferrocaf
+column's run was faster than the peer's. Python 3 standard library only.
 
 Same-compiler pairing: there may be two ferrocaf columns, FERRO (built with `--fc`) and
 FERRO_HOST (built with the host's gfortran, the compiler OpenCoarrays is built with). Every
@@ -79,13 +81,34 @@ def table_row(m, b, result, n, pairs, load):
         row["degrade"] = {rt: speedup(unit, vals[rt][0], loaded[rt][0]) for rt in loaded}
         row["loaded_speedups"] = {p: speedup(unit, loaded[f][0], loaded[p][0])
                                   for p, f in pairs.items()}
+        row["loaded_won"] = {p: rounds_won(m, name, n, unit, f + LOADED, p + LOADED)
+                             for p, f in pairs.items()}
     return row
+
+
+def rounds_won(m, name, n, unit, ferro, peer):
+    """(rounds in which `ferro`'s run was better than `peer`'s run of the same round, rounds
+    in which both have a value): the runtimes' keys in Measurements `m`."""
+    a, b = m.by_round(name, n, ferro), m.by_round(name, n, peer)
+    both = sorted(set(a) & set(b))
+    return sum(speedup(unit, a[k], b[k]) > 1 for k in both), len(both)
 
 
 def best_speedup(speedups):
     """Speedup over the best peer (the smallest speedup), or None."""
     known = [s for s in speedups.values() if s]
     return min(known) if known else None
+
+
+def best_peer(speedups):
+    """The peer of `best_speedup` (the first of equals), or None."""
+    known = [(s, p) for p, s in speedups.items() if s]
+    return min(known, key=lambda sp: sp[0])[1] if known else None
+
+
+def with_rounds(ratio, won):
+    """A loaded ratio and its rounds won, e.g. "3.40x (5/5)"."""
+    return x(ratio) + (f" ({won[0]}/{won[1]})" if ratio is not None and won[1] else "")
 
 
 def verdict(row):
@@ -123,10 +146,11 @@ def pairing_text(pairs, compilers):
 
 
 def write_markdown(path, meta, rows, raw_text, pairs, load):
-    """meta: command, facts, notes {runtime: note}, compilers {runtime: compiler of its
-    programs} (optional), started, loads, factor, notes_file (a hand-written Markdown file
-    appended at the end: measurements of single changes) and hosts_file (bench/mpi/hosts.md:
-    latency between test-bed hosts, appended after it). pairs: as made by `pairing`."""
+    """meta: command, facts, notes {runtime: note}, compilers {runtime: compiler of its programs}
+    (optional), started, loads, factor, repeat and load_repeat (runs per configuration on its own
+    and beside the CPU-bound processes), notes_file (a hand-written Markdown file appended at the
+    end: measurements of single changes) and hosts_file (bench/mpi/hosts.md: latency between
+    test-bed hosts, appended after it). pairs: as made by `pairing`."""
     compilers = meta.get("compilers", {})
     cols = (*ferro_columns(pairs), *pairs)
     lines = [
@@ -179,25 +203,47 @@ def write_markdown(path, meta, rows, raw_text, pairs, load):
         sps = " | ".join(x(r["speedups"][p]) for p in pairs)
         lines.append(f"| {r['name']} | {r['images']} | {cells} | {sps} | {r['raw']} |")
     if load:
+        idle_n, load_n = meta.get("repeat", "R"), meta.get("load_repeat", "L")
         lines += ["", f"## Beside {load} CPU-bound processes", "",
-                  f"Every run above was made a second time while {load} processes spun on the "
-                  "CPU at normal priority (`bench/load.py`; started before and killed after "
-                  "each run), as on a shared node. Each cell: loaded median [min–max] and "
-                  "(in parentheses) how many times slower than the same runtime on its own. "
-                  + pairing_text(pairs, compilers) + " `degrades no more`: for every peer, "
-                  "the slowdown of its ferrocaf column is at most the peer's slowdown (slowdowns "
-                  "below 1x count as 1x; 10% noise allowance); `loaded vs best peer`: the "
-                  "smallest loaded speedup over a peer, each peer against its ferrocaf column.",
+                  f"Every configuration above was also run {load_n} times (`--load-repeat`) while "
+                  f"{load} processes spun on the CPU at normal priority (`bench/load.py`; started "
+                  "before and killed after each run), as on a shared node. The runs are made in "
+                  "rounds: in each round every runtime runs once on its own (in the first "
+                  f"{idle_n} rounds only) and once beside the processes, one runtime after "
+                  "another, in an order that rotates from round to round, so that each runtime "
+                  "takes each place in the round equally often (at most once more when the rounds"
+                  " are not a multiple of the runtimes): in A/A runs a run's place in its round "
+                  "moved its loaded time by up to 32% (bench/NOTES.md, \"Position bias\"). Each "
+                  "cell: median [min–max] over the loaded runs, and (in parentheses) the "
+                  "slowdown: that loaded median over the same column's idle median of the table "
+                  "above (idle over loaded for bandwidths). "
+                  + pairing_text(pairs, compilers) +
+                  " `loaded vs <peer>`: the peer's loaded median over its ferrocaf column's "
+                  "(bandwidths: ferrocaf's over the peer's; > 1: ferrocaf faster), then (w/r): of"
+                  " the r rounds in which both ran loaded, the w in which the ferrocaf column's "
+                  "run was faster than the peer's run of the same round, made within the same "
+                  "minute (runs are paired by round, not by median; w near r/2 means the medians'"
+                  " order is a coin toss). `degrades no more`: yes if for every peer the slowdown"
+                  " of its ferrocaf column is at most the peer's slowdown (slowdowns below 1x "
+                  "count as 1x; 10% noise allowance), both slowdowns as in the cells (medians of "
+                  "all loaded runs over medians of all idle runs); `loaded vs best peer`: the "
+                  "smallest `loaded vs <peer>` ratio, with that peer's (w/r).",
                   "",
                   "| benchmark | images | " + " | ".join(column_label(rt, compilers) for rt in cols)
+                  + " | " + " | ".join(f"loaded vs {p} (ferrocaf {compilers[f]})"
+                                       if compilers.get(f) else f"loaded vs {p}"
+                                       for p, f in pairs.items())
                   + " | degrades no more | loaded vs best peer |",
-                  "|---|---:|" + "---|" * len(cols) + "---|---:|"]
+                  "|---|---:|" + "---|" * len(cols) + "---:|" * len(pairs) + "---|---:|"]
         for r in rows:
             cells = " | ".join(
                 f"{r['loaded'][rt]} ({r['degrade'][rt]:.1f}x)" if r["degrade"][rt]
                 else r["loaded"][rt] for rt in cols)
-            lines.append(f"| {r['name']} | {r['images']} | {cells} | {verdict(r)} | "
-                         f"{x(best_speedup(r['loaded_speedups']))} |")
+            sp, won = r["loaded_speedups"], r["loaded_won"]
+            ratios = " | ".join(with_rounds(sp[p], won[p]) for p in pairs)
+            best = best_peer(sp)
+            lines.append(f"| {r['name']} | {r['images']} | {cells} | {ratios} | {verdict(r)} | "
+                         f"{with_rounds(sp[best], won[best]) if best else '—'} |")
     if raw_text:
         lines += ["", "Raw references (`bench/raw/`, C, fork + one MAP_SHARED mapping):", "",
                   raw_text, "",

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Unit tests of compare.py's report from synthetic measurements: which ferrocaf column each
 peer is compared with (report.py, "Same-compiler pairing"), the columns and legend it writes,
-and the run plan and launch of the second ferrocaf column. No program is built or run.
+the rounds won beside CPU-bound processes, and the run plan (its rotating order and run counts)
+and launch of the second ferrocaf column. No program is built or run.
 
 Usage: python3 bench/test_report.py   (run by tests/bench_scripts.rs). Standard library only.
 """
@@ -31,11 +32,25 @@ def measured(values, unit="us", loaded=None, raw=None):
     m = Measurements()
     expect = [("put_latency_syncimages", 2)]
     for rt, v in values.items():
-        m.add(rt, {expect[0]: (v, unit)}, None, expect)
+        m.add(rt, {expect[0]: (v, unit)}, None, expect, 0)
     for rt, v in (loaded or {}).items():
-        m.add(rt + LOADED, {expect[0]: (v, unit)}, None, expect)
+        m.add(rt + LOADED, {expect[0]: (v, unit)}, None, expect, 0)
     if raw is not None:
-        m.add("raw", {("raw_pingpong_8B", 2): (raw, "us")}, None, [])
+        m.add("raw", {("raw_pingpong_8B", 2): (raw, "us")}, None, [], 0)
+    return m
+
+
+def loaded_rounds(rounds, unit="us"):
+    """Measurements of BENCH's result at 2 images, idle 1.0 for every runtime and loaded
+    `rounds`: one {runtime: value, or None for a failed run} per round."""
+    m = measured({rt: 1.0 for rt in rounds[0]}, unit=unit)
+    expect = [("put_latency_syncimages", 2)]
+    for rnd, values in enumerate(rounds):
+        for rt, v in values.items():
+            if v is None:
+                m.add(rt + LOADED, {}, "TIMEOUT 40s", expect, rnd)
+            else:
+                m.add(rt + LOADED, {expect[0]: (v, unit)}, None, expect, rnd)
     return m
 
 
@@ -81,13 +96,41 @@ class Pairing(unittest.TestCase):
         self.assertEqual(verdict(row), "**no**")
 
 
+class RoundsWon(unittest.TestCase):
+    def test_rounds_are_paired_and_failures_left_out(self):
+        # Medians: FERRO 3.0, SHMEM 4.0 (4/3 faster) but FERRO faster in only 3 of 5 rounds.
+        rounds = [{FERRO: 1.0, SHMEM: 4.0}, {FERRO: 3.0, SHMEM: 2.0}, {FERRO: 2.0, SHMEM: 5.0},
+                  {FERRO: 5.0, SHMEM: 4.5}, {FERRO: 4.0, SHMEM: 4.4}]
+        pairs = {SHMEM: FERRO}
+        row = table_row(loaded_rounds(rounds), BENCH, "put_latency_syncimages", 2, pairs, 2)
+        self.assertEqual(row["loaded_won"], {SHMEM: (3, 5)})
+        self.assertAlmostEqual(row["loaded_speedups"][SHMEM], 4.4 / 3.0)
+        # A failed run leaves its round out of the pairs; an equal time is not a win.
+        rounds[1][SHMEM] = None
+        rounds[4][SHMEM] = 4.0
+        row = table_row(loaded_rounds(rounds), BENCH, "put_latency_syncimages", 2, pairs, 2)
+        self.assertEqual(row["loaded_won"], {SHMEM: (2, 4)})
+
+    def test_bandwidth_rounds_count_the_higher_value(self):
+        rounds = [{FERRO: 40.0, SHMEM: 20.0}, {FERRO: 20.0, SHMEM: 45.0},
+                  {FERRO: 46.0, SHMEM: 45.0}]
+        row = table_row(loaded_rounds(rounds, unit="GB/s"), BENCH, "put_latency_syncimages", 2,
+                        {SHMEM: FERRO}, 2)
+        self.assertEqual(row["loaded_won"], {SHMEM: (2, 3)})
+
+    def test_each_peer_pairs_with_its_own_column(self):
+        rounds = [{FERRO: 1.0, FERRO_HOST: 9.0, SHMEM: 2.0, OPENCAF: 3.0}] * 2
+        row = table_row(loaded_rounds(rounds), BENCH, "put_latency_syncimages", 2, BOTH, 2)
+        self.assertEqual(row["loaded_won"], {SHMEM: (2, 2), OPENCAF: (0, 2)})
+
+
 class Documents(unittest.TestCase):
-    def write(self, pairs, values, load=0):
-        m = measured(values, loaded=values if load else None)
+    def write(self, pairs, values, load=0, m=None):
+        m = m or measured(values, loaded=values if load else None)
         rows = [table_row(m, BENCH, "put_latency_syncimages", 2, pairs, load)]
         meta = {"command": "test", "facts": {}, "notes": {}, "compilers": COMPILERS,
                 "started": datetime.datetime(2026, 11, 27), "loads": ["0.00", "0.00"],
-                "factor": 1.0}
+                "factor": 1.0, "repeat": 3, "load_repeat": 5}
         with tempfile.TemporaryDirectory() as d:
             write_markdown(Path(d) / "p.md", meta, rows, "", pairs, load)
             write_svg(Path(d) / "p.svg", rows, pairs, COMPILERS)
@@ -107,6 +150,20 @@ class Documents(unittest.TestCase):
         self.assertIn("OpenCoarrays vs ferrocaf (gfortran 12)", svg)
         self.assertIn(">2.00x<", svg)  # the smaller of the paired speedups
 
+    def test_loaded_table_shows_each_peers_ratio_with_its_rounds(self):
+        # FERRO 1 against libcaf_shmem 2 in all 5 rounds; FERRO_HOST 2 against OpenCoarrays 3
+        # in 4 rounds and 4 against 3 in the last.
+        rounds = [{FERRO: 1.0, FERRO_HOST: 2.0, SHMEM: 2.0, OPENCAF: 3.0}] * 4
+        rounds.append({FERRO: 1.0, FERRO_HOST: 4.0, SHMEM: 2.0, OPENCAF: 3.0})
+        md, _ = self.write(BOTH, None, load=2, m=loaded_rounds(rounds))
+        self.assertIn("| loaded vs libcaf_shmem (ferrocaf gfortran 16) | "
+                      "loaded vs OpenCoarrays (ferrocaf gfortran 12) | degrades no more | "
+                      "loaded vs best peer |", md)
+        self.assertIn("| 2.00x (5/5) | 1.50x (4/5) | yes | 1.50x (4/5) |", md)
+        self.assertIn("also run 5 times (`--load-repeat`)", md)
+        self.assertIn("(in the first 3 rounds only)", md)
+        self.assertIn("(w/r): of the r rounds in which both ran loaded", md)
+
     def test_one_column_keeps_one_ferrocaf_column(self):
         md, svg = self.write(ONE, {FERRO: 1.0, SHMEM: 2.0, OPENCAF: 12.0})
         self.assertIn("| benchmark | images | ferrocaf (gfortran 16) | "
@@ -123,12 +180,57 @@ class Runs(unittest.TestCase):
         exes = {("put_latency", rt): Path(rt) for rt in (FERRO, FERRO_HOST, SHMEM, OPENCAF)}
         exes[("notify_cost", FERRO)] = Path("nc")
         plan = run_plan([BENCH, ext], exes, {}, (FERRO, FERRO_HOST, SHMEM, OPENCAF),
-                        [1, 2], 2, 2)
-        order = [(name, rt, load) for name, rt, _, _, _, _, load in plan]
-        one_round = [("put_latency", rt, load) for load in (0, 2)
-                     for rt in (FERRO, FERRO_HOST, SHMEM, OPENCAF)]
-        self.assertEqual(order, one_round * 2 + [("notify_cost", FERRO, 0),
-                                                 ("notify_cost", FERRO, 2)] * 2)
+                        [1, 2], 2, 2, 2)
+        order = [(name, rt, load, rnd) for name, rt, _, _, _, _, load, rnd in plan]
+        first = [("put_latency", rt, load, 0) for load in (0, 2)
+                 for rt in (FERRO, FERRO_HOST, SHMEM, OPENCAF)]
+        second = [("put_latency", rt, load, 1) for load in (0, 2)
+                  for rt in (FERRO_HOST, SHMEM, OPENCAF, FERRO)]
+        self.assertEqual(order, first + second + [("notify_cost", FERRO, 0, 0),
+                                                  ("notify_cost", FERRO, 2, 0),
+                                                  ("notify_cost", FERRO, 0, 1),
+                                                  ("notify_cost", FERRO, 2, 1)])
+
+    def places(self, repeat, load_repeat, load=2):
+        """{(load, runtime): [how often in place 0, 1, 2, 3 of its round]} and the plan."""
+        rts = (FERRO, FERRO_HOST, SHMEM, OPENCAF)
+        exes = {("put_latency", rt): Path(rt) for rt in rts}
+        raw = {"pingpong": Path("pp")}
+        plan = run_plan([BENCH], exes, raw, rts, [2], repeat, load, load_repeat)
+        counts = {}
+        for rnd in range(max(repeat, load_repeat)):
+            for lo in (0, load):
+                turn = [rt for _, rt, _, _, _, _, lo_, r in plan if r == rnd and lo_ == lo
+                        and rt != "raw"]
+                for place, rt in enumerate(turn):
+                    counts.setdefault((lo, rt), [0] * len(rts))[place] += 1
+        return counts, plan
+
+    def test_every_runtime_takes_every_place_idle_and_loaded(self):
+        counts, _ = self.places(4, 8)
+        self.assertEqual({k: v for k, v in counts.items() if k[0] == 0},
+                         {(0, rt): [1, 1, 1, 1] for rt in (FERRO, FERRO_HOST, SHMEM, OPENCAF)})
+        self.assertEqual({k: v for k, v in counts.items() if k[0] == 2},
+                         {(2, rt): [2, 2, 2, 2] for rt in (FERRO, FERRO_HOST, SHMEM, OPENCAF)})
+        # 3 idle and 5 loaded rounds (the defaults) cannot be even: no place is taken more
+        # than once more than another.
+        counts, _ = self.places(3, 5)
+        for (lo, rt), c in counts.items():
+            self.assertEqual(sum(c), 3 if lo == 0 else 5)
+            self.assertLessEqual(max(c) - min(c), 1, (lo, rt, c))
+
+    def test_load_repeat_counts_the_loaded_runs_and_repeat_the_idle_ones(self):
+        for repeat, load_repeat in ((3, 5), (5, 2), (1, 1)):
+            _, plan = self.places(repeat, load_repeat)
+            runs = [(rt, lo) for _, rt, _, _, _, _, lo, _ in plan]
+            for rt in (FERRO, FERRO_HOST, SHMEM, OPENCAF):
+                self.assertEqual(runs.count((rt, 0)), repeat)
+                self.assertEqual(runs.count((rt, 2)), load_repeat)
+            self.assertEqual(runs.count(("raw", 0)), repeat)  # raw references: idle rounds only
+        # Without --load, --load-repeat changes nothing.
+        _, plan = self.places(3, 5, load=0)
+        self.assertEqual(len(plan), 3 * 5)
+        self.assertEqual({lo for _, _, _, _, _, _, lo, _ in plan}, {0})
 
     def test_peers_build_a_program_any_of_whose_benchmarks_they_run(self):
         built = {b.stem: peers for b, peers in programs(BENCHMARKS)}

@@ -88,8 +88,10 @@ impl Barrier {
 /// arriver ([`wake_next`]), each member ringing its two children once it has seen the new
 /// generation, rather than by the last arriver in turn, which a woken image sharing its core
 /// may preempt before it rang the rest: beside CPU-bound processes the tree took ft_transpose
-/// and alloc_dealloc at 8 images to 0.77–0.98× of their time (bench/NOTES.md). Otherwise
-/// (naps, MPI across nodes) the last arriver rings every member.
+/// and alloc_dealloc at 8 images to 0.77–0.98× of their time (bench/NOTES.md). A member that
+/// rang a child yields once right after ([`ring_children`]), so that a child woken onto its
+/// CPU runs (and rings its own) before this member computes on. Otherwise (naps, MPI across
+/// nodes) the last arriver rings every member.
 fn central(tp: &dyn Transport, w: &Waiter, team: &Team, e: u64) -> CafResult<()> {
     let leader = team.members[0];
     let (arrive, gen) = (
@@ -112,7 +114,7 @@ fn central(tp: &dyn Transport, w: &Waiter, team: &Team, e: u64) -> CafResult<()>
             next_generation(g, team.rank),
         );
         if tp.can_wake() {
-            wake_next(team.rank, team.rank, n).for_each(|r| tp.alert(team.members[r]));
+            ring(tp, w, team, team.rank);
         } else {
             team.members.iter().for_each(|&j| tp.alert(j));
         }
@@ -130,10 +132,50 @@ fn central(tp: &dyn Transport, w: &Waiter, team: &Team, e: u64) -> CafResult<()>
         )
     })?;
     if tp.can_wake() {
-        let root = (seen.load(Ordering::Relaxed) as u32) as usize;
-        wake_next(root, team.rank, n).for_each(|r| tp.alert(team.members[r]));
+        ring(tp, w, team, (seen.load(Ordering::Relaxed) as u32) as usize);
     }
     Ok(())
+}
+
+/// Rings this image's children in the wake-up tree rooted at team rank `root`
+/// ([`ring_children`] with `alert`, and `sched_yield` while `w` sees outside load: on an
+/// idle machine the yield cost SYNC ALL at 8 images on 2 cores 7.2 → 13.2 µs).
+fn ring(tp: &dyn Transport, w: &Waiter, team: &Team, root: usize) {
+    ring_children(
+        root,
+        team.rank,
+        team.len(),
+        |r| tp.alert(team.members[r]),
+        || {
+            if w.outside_load() {
+                std::thread::yield_now();
+            }
+        },
+    );
+}
+
+/// Rings (`alert`) the children of `rank` in the wake-up tree rooted at `root` among `n`
+/// ranks, then, if it rang any, hands its core over once (`hand_over`). The kernel wakes an
+/// image onto its waker's CPU when that CPU looks the better place (wake-affine), and under
+/// EEVDF the wakee then does not preempt the waker before the waker's slice ends; a waker that
+/// goes on computing after the barrier kept its children (and their subtrees) waiting a
+/// median 0.9-1.5 ms beside 2 CPU-bound processes, against 40-50 µs with libcaf_shmem, whose
+/// waker goes to sleep on the barrier's mutex (bench/NOTES.md, branch share).
+fn ring_children(
+    root: usize,
+    rank: usize,
+    n: usize,
+    mut alert: impl FnMut(usize),
+    hand_over: impl FnOnce(),
+) {
+    let mut rung = false;
+    for r in wake_next(root, rank, n) {
+        alert(r);
+        rung = true;
+    }
+    if rung {
+        hand_over();
+    }
 }
 
 /// The generation word after `g` once team rank `last` arrived last: a count in the high
@@ -176,6 +218,32 @@ mod tests {
                 assert!((0..n).all(|k| k == root || rung_by[k].is_some()));
                 let longest = depth.iter().max().copied().unwrap_or(0);
                 assert!(1usize << longest <= n, "n={n}: {longest} rings deep");
+            }
+        }
+    }
+
+    #[test]
+    fn a_member_that_rang_a_child_hands_its_core_over_once_after_ringing() {
+        for n in 1..=9 {
+            for root in 0..n {
+                for rank in 0..n {
+                    let log = std::cell::RefCell::new(Vec::new());
+                    ring_children(
+                        root,
+                        rank,
+                        n,
+                        |r| log.borrow_mut().push(Some(r)),
+                        || log.borrow_mut().push(None),
+                    );
+                    let log = log.into_inner();
+                    let children: Vec<_> = wake_next(root, rank, n).map(Some).collect();
+                    if children.is_empty() {
+                        assert!(log.is_empty(), "n={n} root={root} rank={rank}");
+                    } else {
+                        assert_eq!(log[..log.len() - 1], children[..]);
+                        assert_eq!(log.last(), Some(&None), "n={n} root={root} rank={rank}");
+                    }
+                }
             }
         }
     }

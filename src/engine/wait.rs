@@ -104,6 +104,12 @@ impl Waiter {
         self.parking.load(Ordering::Relaxed)
     }
 
+    /// Whether this image's waits currently see outside load (its [`YieldGate`] is closed:
+    /// yields handed the core to processes that ran on).
+    pub fn outside_load(&self) -> bool {
+        !self.gate.open()
+    }
+
     /// Exit code of a job-wide error termination in progress, if any. Without a mapped job
     /// block (MPI) a remote read, made only once a termination has been announced (an image
     /// that starts error termination announces it).
