@@ -47,6 +47,7 @@ fn place(rt: &Runtime, team: &Team) -> Option<Placement> {
     Some(Placement {
         members: team.members.iter().map(|&j| (near.bases[j], j)).collect(),
         same: near.same,
+        me: (team.rank + 1) as std::ffi::c_int,
     })
 }
 

@@ -167,6 +167,14 @@ pub unsafe extern "C" fn _gfortran_caf_get(
     stat: *mut c_int,
 ) {
     // SAFETY: forwarded from the caller.
+    if unsafe {
+        super::transfer_fast::scalar_get(
+            token, offset, image, src, src_vector, dst, src_kind, dst_kind, stat,
+        )
+    } {
+        return;
+    }
+    // SAFETY: forwarded from the caller.
     unsafe {
         access(
             token,

@@ -7,6 +7,7 @@
 //! [`Transport::copy_bytes`]: crate::transport::Transport::copy_bytes
 
 use super::descriptor::{desc, GfcDescriptor};
+use super::near::address;
 use super::transfer::inside;
 use super::vector::CafVector;
 use super::CafToken;
@@ -108,6 +109,83 @@ pub(super) unsafe fn access(
         Ok(())
     };
     Some(run())
+}
+
+/// Copies the `n` bytes of a scalar: one load and one store for 4 and 8 bytes (the common
+/// kinds), `memmove` otherwise (`x = x[j]` on image j reads and writes the same bytes).
+///
+/// # Safety
+/// `n` readable bytes at `from`, `n` writable bytes at `to`.
+#[inline(always)]
+unsafe fn copy_scalar(from: *const u8, to: *mut u8, n: usize) {
+    // SAFETY: guaranteed by the caller (unaligned accesses of exactly `n` bytes).
+    unsafe {
+        match n {
+            8 => to
+                .cast::<u64>()
+                .write_unaligned(from.cast::<u64>().read_unaligned()),
+            4 => to
+                .cast::<u32>()
+                .write_unaligned(from.cast::<u32>().read_unaligned()),
+            _ => std::ptr::copy(from, to, n),
+        }
+    }
+}
+
+/// `_gfortran_caf_get` of a scalar into a scalar of the same type (`x = y[j]`) from a segment
+/// mapped in this process (the current team's placement, as for atomics): one copy from the
+/// target's address, without the transport, and STAT= 0. `false` (nothing done) when that does
+/// not apply: a vector subscript, other types or ranks, an image terminated, a segment not
+/// mapped here, an event attached somewhere, or an image index or offset out of range (the
+/// general path reports those).
+///
+/// # Safety
+/// Arguments as gfortran 12 passes them to `_gfortran_caf_get`.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)] // gfortran's arguments
+pub(super) unsafe fn scalar_get(
+    token: CafToken,
+    offset: usize,
+    image: c_int,
+    src: *const GfcDescriptor,
+    src_vector: *const CafVector,
+    dst: *const GfcDescriptor,
+    src_kind: c_int,
+    dst_kind: c_int,
+    stat: *mut c_int,
+) -> bool {
+    // Image 0 is not an image here (the general path reports it).
+    if !src_vector.is_null() || image == 0 {
+        return false;
+    }
+    // SAFETY: valid descriptors, guaranteed by the caller.
+    let (r, l) = unsafe { (desc(src), desc(dst)) };
+    if !same_scalar(r, l, src_kind, dst_kind) {
+        return false;
+    }
+    let rt = crate::runtime::get();
+    if rt.attachments.any() {
+        return false;
+    }
+    let n = l.dtype.elem_len;
+    // SAFETY: `token` was created by this runtime (caller's guarantee).
+    let t = unsafe { super::token(token) };
+    if offset.checked_add(n).is_none_or(|end| end > t.size) {
+        return false;
+    }
+    // SAFETY: as above.
+    let Some(from) = (unsafe { address(rt, token, offset, image) }) else {
+        return false;
+    };
+    // SAFETY: `n` bytes inside the coarray on the target, mapped here; the destination is the
+    // local scalar of `n` bytes (caller's guarantee).
+    unsafe { copy_scalar(from as *const u8, l.base_addr as *mut u8, n) };
+    // SAFETY: stat as gfortran passes it.
+    unsafe { crate::abi::errors::set_ok(stat) };
+    if rt.stats_on {
+        rt.stats.access(true, n as u64);
+    }
+    true
 }
 
 #[cfg(test)]

@@ -26,4 +26,3 @@ pub mod team;
 pub mod transfer;
 pub mod types;
 pub mod wait;
-mod yield_gate;

@@ -47,6 +47,9 @@ pub struct Placement {
     pub members: Box<[(usize, usize)]>,
     /// Whether every segment is at the address its owner uses (GCC 15+ accessors may run).
     pub same: bool,
+    /// This image's number in the team (rank + 1): the `caller_image` an accessor receives by
+    /// address.
+    pub me: std::ffi::c_int,
 }
 
 /// splitmix64's finaliser: a bijective mix of 64 bits.

@@ -13,11 +13,11 @@
 use super::pace::{Pace, Step};
 use super::stats::Stats;
 use super::status::news;
-use super::yield_gate::YieldGate;
 use crate::error::CafResult;
 use crate::transport::control::{Header, JobBlock};
 use crate::transport::doorbell::{Bell, OsFutex};
 use crate::transport::owner;
+use crate::transport::yield_gate::{self, YieldGate};
 use crate::transport::Transport;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -63,8 +63,9 @@ pub struct Waiter {
     job: Option<&'static JobBlock>,
     tp: &'static dyn Transport,
     spin: u32,
-    /// Whether spinning and yielding pay now (no outside load).
-    gate: YieldGate,
+    /// Whether spinning and yielding pay now (no outside load): the image's gate, which the
+    /// transports' waits that cannot sleep until woken yield through too.
+    gate: &'static YieldGate,
     /// Whether the current wait's polls are those right before it sleeps ([`Waiter::parking`]).
     parking: AtomicBool,
     /// This image's statistics (wait times are added to them).
@@ -74,7 +75,7 @@ pub struct Waiter {
 impl Waiter {
     /// A waiter sleeping on `header`'s doorbell (or polling `tp` when it cannot wake),
     /// watching `job` for error termination, timing its waits into `stats` when they are on;
-    /// `shared`: the job's images outnumber its cores ([`YieldGate::new`]).
+    /// `shared`: the job's images outnumber its cores ([`YieldGate::set_shared`]).
     pub fn new(
         header: &'static Header,
         job: Option<&'static JobBlock>,
@@ -82,12 +83,14 @@ impl Waiter {
         (spin, shared): (u32, bool),
         stats: &'static Stats,
     ) -> Waiter {
+        let gate = yield_gate::image();
+        gate.set_shared(shared);
         Waiter {
             header,
             job,
             tp,
             spin,
-            gate: YieldGate::new(shared),
+            gate,
             parking: AtomicBool::new(false),
             stats,
         }

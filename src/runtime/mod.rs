@@ -72,6 +72,9 @@ pub struct Runtime {
     pub seg_size: usize,
     /// This image's statistics (FERROCAF_STATS).
     pub stats: &'static Stats,
+    /// Whether they are collected (`stats.on()`, kept here too: one load fewer on the fast
+    /// paths).
+    pub stats_on: bool,
     /// Whether the next SYNC ALL completes an ALLOCATE.
     pub pending: statement::Pending,
 }
@@ -81,6 +84,15 @@ static RUNTIME: OnceLock<Runtime> = OnceLock::new();
 /// The runtime, joining the job (or becoming its supervisor) on first use.
 pub fn get() -> &'static Runtime {
     RUNTIME.get_or_init(start::start)
+}
+
+/// The runtime, without the test that it has been started.
+///
+/// # Safety
+/// [`get`] has returned before (in any thread).
+pub unsafe fn started() -> &'static Runtime {
+    // SAFETY: initialised, as the caller guarantees; a OnceLock is never emptied.
+    unsafe { RUNTIME.get().unwrap_unchecked() }
 }
 
 /// The runtime if it has been started.

@@ -209,6 +209,7 @@ pub(super) fn build(
         seg_base,
         seg_size,
         stats,
+        stats_on: stats.on(),
         pending: Default::default(),
     }
 }

@@ -8,18 +8,16 @@
 //! owner's request back to its caller while the caller waits), so no call takes another's
 //! reply.
 
+use super::backoff::Backoff;
 use super::owner;
 use std::sync::atomic::{AtomicU32, Ordering};
-use std::time::Duration;
 
 /// Bytes before the request proper: the reply's token, padded to 8.
 pub(crate) const PREFIX: usize = 8;
 /// Turns of a caller's wait between two questions whether the owner is gone.
 const ASK_EVERY: u32 = 64;
-/// Turns a caller yields the processor before it starts to nap.
+/// Turns a caller yields the processor (while yields pay, [`Backoff`]) before it starts to nap.
 const YIELDS: u32 = 64;
-/// A waiting caller's longest nap.
-const LONGEST_NAP: Duration = Duration::from_millis(1);
 
 /// Calls made by this image so far (numbers the next one).
 static CALLS: AtomicU32 = AtomicU32::new(0);
@@ -85,8 +83,9 @@ pub(crate) fn serve_one(c: &impl Carrier) -> bool {
     true
 }
 
-/// Sends `request` to `image`, then waits for its reply while serving requests to this image;
-/// `None` when `gone()` says the owner will never answer.
+/// Sends `request` to `image`, then waits for its reply while serving requests to this image,
+/// yielding between polls while that pays, then napping ([`Backoff`]); `None` when `gone()`
+/// says the owner will never answer.
 pub(crate) fn call(
     c: &impl Carrier,
     image: usize,
@@ -95,7 +94,7 @@ pub(crate) fn call(
 ) -> Option<Vec<u8>> {
     let token = c.token(CALLS.fetch_add(1, Ordering::Relaxed));
     let sent = c.send_request(image, frame(token, request));
-    let (mut turn, mut nap) = (0u32, Duration::from_micros(20));
+    let (mut turn, mut backoff) = (0u32, Backoff::new(YIELDS));
     loop {
         if let Some(reply) = c.reply(image, token) {
             c.done(sent);
@@ -107,12 +106,7 @@ pub(crate) fn call(
             c.give_up(sent);
             return None;
         }
-        if turn < YIELDS {
-            std::thread::yield_now();
-        } else {
-            std::thread::sleep(nap);
-            nap = (nap * 2).min(LONGEST_NAP);
-        }
+        backoff.pause();
     }
 }
 

@@ -2,6 +2,8 @@
 //! inside an image's segment and reaches it only through [`Transport`].
 
 #[cfg(any(feature = "mpi", feature = "fabric"))]
+mod backoff;
+#[cfg(any(feature = "mpi", feature = "fabric"))]
 mod carrier;
 pub mod control;
 pub mod cpu_atomic;
@@ -21,6 +23,7 @@ mod plan_tests;
 pub mod ring;
 pub mod shm;
 pub mod wire;
+pub mod yield_gate;
 
 pub use plan::{CopyPlan, Dim, Dims, Layout};
 pub use ring::{Full, Notification};

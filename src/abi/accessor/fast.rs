@@ -4,9 +4,9 @@
 //! address ([`near`]). Everything the general path decides is then one load or one comparison,
 //! and the call is the accessor (plus, for a read, a range check of the pointer it returns).
 
-use super::guard::{call, inside_any, within};
+use super::guard::{inside_any, outermost};
 use super::table::lookup;
-use super::target::caller_token;
+use super::target::NO_DATA;
 use super::{Getter, Receiver};
 use crate::abi::near::placement;
 use crate::abi::CafToken;
@@ -24,14 +24,14 @@ struct Target<'a> {
     /// The coarray.
     token: &'a Token,
     /// This image's number in the current team (the accessor's `caller_image`).
-    caller: c_int,
+    caller: &'a c_int,
 }
 
 /// The [`Target`] of a plain access to image `image` of the current team, if the fast path
 /// applies.
 #[inline(always)]
-fn place(rt: &Runtime, token: CafToken, image: c_int) -> Option<Target<'_>> {
-    let (team, p) = placement(rt).filter(|(_, p)| p.same)?;
+fn place(rt: &'static Runtime, token: CafToken, image: c_int) -> Option<Target<'static>> {
+    let (_, p) = placement(rt).filter(|(_, p)| p.same)?;
     if token.is_null() || rt.header.news.load(Ordering::Acquire) != 0 {
         return None;
     }
@@ -45,7 +45,7 @@ fn place(rt: &Runtime, token: CafToken, image: c_int) -> Option<Target<'_>> {
         image: j,
         base: lo,
         token: t,
-        caller: (team.rank + 1) as c_int,
+        caller: &p.me,
     })
 }
 
@@ -58,7 +58,9 @@ fn place(rt: &Runtime, token: CafToken, image: c_int) -> Option<Target<'_>> {
 pub(super) unsafe fn done(rt: &Runtime, stat: *mut c_int, read: bool, bytes: usize) {
     // SAFETY: guaranteed by the caller.
     unsafe { crate::abi::errors::set_ok(stat) };
-    rt.stats.access(read, bytes as u64);
+    if rt.stats_on {
+        rt.stats.access(read, bytes as u64);
+    }
 }
 
 /// Runs receiver `index` for image `image` of the current team from the value at `src`; the
@@ -71,7 +73,7 @@ pub(super) unsafe fn done(rt: &Runtime, stat: *mut c_int, read: bool, bytes: usi
 #[inline]
 #[allow(clippy::too_many_arguments)] // the receiver's own arguments
 pub(super) unsafe fn send(
-    rt: &Runtime,
+    rt: &'static Runtime,
     token: CafToken,
     dst_charlen: *const usize,
     image: c_int,
@@ -94,16 +96,22 @@ pub(super) unsafe fn send(
     let addr = lo + t.offset;
     // SAFETY: the table holds the functions gfortran registered; this index names a receiver.
     let f = unsafe { std::mem::transmute::<usize, Receiver>(f) };
-    let cb = caller_token(add_data, add_data_size);
-    call(j, || {
+    let cb;
+    let caller_token = if (add_data as usize | add_data_size) == 0 {
+        &NO_DATA
+    } else {
+        cb = super::target::caller_token(add_data, add_data_size);
+        &cb
+    };
+    outermost(j, || {
         // SAFETY: the receiver's own convention; every pointer is live for the call.
         unsafe {
             f(
                 add_data,
-                &caller,
+                caller,
                 addr as *mut c_void,
                 src,
-                &cb as *const Token as CafToken,
+                caller_token as *const Token as CafToken,
                 0,
                 dst_charlen,
                 src_charlen,
@@ -114,7 +122,10 @@ pub(super) unsafe fn send(
 }
 
 /// Runs getter `index` for image `image` of the current team into the result pointer at
-/// `dst`; `false` (nothing done) when the access needs the general path.
+/// `dst` (no event attached anywhere), and ends the access (STAT=, statistics of `dst_size` bytes); `false` (nothing done)
+/// when the access needs the general path. Once the getter has run, nothing but the result
+/// pointer's check is left: the arguments the general path would need are dead across the
+/// call, which keeps the entry point's frame small.
 ///
 /// # Safety
 /// Arguments as gfortran passes them to `_gfortran_caf_get_from_remote`, without descriptors
@@ -122,19 +133,26 @@ pub(super) unsafe fn send(
 #[inline]
 #[allow(clippy::too_many_arguments)] // the getter's own arguments
 pub(super) unsafe fn get(
-    rt: &Runtime,
     token: CafToken,
     src_charlen: *const usize,
     image: c_int,
+    dst_size: usize,
     dst: *mut *mut c_void,
     dst_charlen: *mut usize,
     index: c_int,
     add_data: *mut c_void,
     add_data_size: usize,
+    stat: *mut c_int,
 ) -> bool {
     let Some(f) = lookup(index) else {
         return false;
     };
+    // SAFETY: the table's fast view is open once the fault guard is installed, which the first
+    // accessor call does after starting the runtime.
+    let rt = unsafe { crate::runtime::started() };
+    if rt.attachments.any() {
+        return false;
+    }
     let Some(Target {
         image: j,
         base: lo,
@@ -147,20 +165,26 @@ pub(super) unsafe fn get(
     let addr = lo + t.offset;
     // SAFETY: the table holds the functions gfortran registered; this index names a getter.
     let f = unsafe { std::mem::transmute::<usize, Getter>(f) };
-    let cb = caller_token(add_data, add_data_size);
+    let cb;
+    let caller_token = if (add_data as usize | add_data_size) == 0 {
+        &NO_DATA
+    } else {
+        cb = super::target::caller_token(add_data, add_data_size);
+        &cb
+    };
     let mut free_buffer = 0i32;
     // SAFETY: the address of the result pointer (caller's guarantee).
     let before = unsafe { *dst };
-    call(j, || {
+    outermost(j, || {
         // SAFETY: the getter's own convention; every pointer is live for the call.
         unsafe {
             f(
                 add_data,
-                &caller,
+                caller,
                 dst.cast(),
                 &mut free_buffer,
                 addr as *mut c_void,
-                &cb as *const Token as CafToken,
+                caller_token as *const Token as CafToken,
                 0,
                 dst_charlen,
                 src_charlen,
@@ -168,17 +192,57 @@ pub(super) unsafe fn get(
         }
     });
     // SAFETY: as above.
-    let p = unsafe { *dst };
-    // Most often the result points into the target's segment: that test first.
-    let ok = within(rt, lo, p as usize, 1)
-        || p == before
-        || free_buffer != 0
-        || inside_any(rt, p as usize, 1);
-    if !ok {
-        // A result pointer outside every segment: the general path reports it (it runs the
-        // getter again, which only reads).
-        // SAFETY: as above.
-        unsafe { *dst = before };
+    let p = unsafe { *dst } as usize;
+    // Most often the result points into the target's segment (one unsigned comparison: an
+    // address below `lo` wraps to a large offset); anything else is checked out of line.
+    if p.wrapping_sub(lo) >= rt.seg_size {
+        // SAFETY: as above; stat as gfortran passes it.
+        unsafe { elsewhere(lo, p, dst, before, free_buffer, stat, dst_size) };
+        return true;
     }
-    ok
+    // SAFETY: as above.
+    unsafe { done(rt, stat, true, dst_size) };
+    true
+}
+
+/// Ends a get whose result pointer `p` is outside the segment at `lo` that the getter read:
+/// fine when unchanged from `before`, a buffer the getter allocated (`free_buffer`), or inside
+/// another image's segment (STAT= 0, statistics); else reported as the general path does,
+/// with the result pointer put back to `before` at `dst` (code that reads it after a STAT=
+/// error reads its own destination).
+///
+/// # Safety
+/// `dst` is writable; `stat` is null or writable.
+#[cold]
+#[inline(never)]
+unsafe fn elsewhere(
+    lo: usize,
+    p: usize,
+    dst: *mut *mut c_void,
+    before: *mut c_void,
+    free_buffer: i32,
+    stat: *mut c_int,
+    dst_size: usize,
+) {
+    let rt = crate::runtime::get();
+    if p == before as usize || free_buffer != 0 || inside_any(rt, p, 1) {
+        // SAFETY: guaranteed by the caller.
+        unsafe { done(rt, stat, true, dst_size) };
+        return;
+    }
+    // SAFETY: guaranteed by the caller.
+    unsafe { *dst = before };
+    let image = placement(rt)
+        .and_then(|(_, pl)| pl.members.iter().find(|m| m.0 == lo))
+        .map_or(0, |m| m.1);
+    // SAFETY: guaranteed by the caller.
+    unsafe {
+        crate::abi::errors::finish(
+            Err::<(), _>(super::get::stray(image, p)),
+            stat,
+            std::ptr::null_mut(),
+            0,
+            "coindexed read",
+        )
+    };
 }

@@ -178,15 +178,25 @@ unsafe fn get(
         let p = unsafe { *dst_data } as usize;
         let segment = target.addr - t.offset;
         if p != before as usize && free_buffer == 0 && !inside(rt, segment, p, 1) {
-            return Err(CafError::InvalidArgument(format!(
-                "a coindexed reference leads outside image {}'s coarray memory (address {p:#x}: \
-                 a pointer component associated with non-coarray memory?)",
-                target.image + 1
-            )));
+            // The result pointer as it was, so that code reading it after a STAT= error reads
+            // its own destination, not the stray address.
+            // SAFETY: as above.
+            unsafe { *dst_data = before };
+            return Err(stray(target.image, p));
         }
     }
     rt.stats.access(true, dst_size as u64);
     got(rt, &target)
+}
+
+/// The error of a result pointer `p` outside every segment, after a getter ran on 0-based image
+/// `image`.
+pub(super) fn stray(image: usize, p: usize) -> CafError {
+    CafError::InvalidArgument(format!(
+        "a coindexed reference leads outside image {}'s coarray memory (address {p:#x}: a \
+         pointer component associated with non-coarray memory?)",
+        image + 1
+    ))
 }
 
 /// Posts the events attached in puts-and-gets mode to the object a getter read from (all of
@@ -222,31 +232,29 @@ pub unsafe extern "C" fn _gfortran_caf_get_from_remote(
     team: *const CafTeam,
     team_number: *const c_int,
 ) {
-    let rt = runtime::get();
     // No descriptor and no team selector: one test of the four pointers or-ed together.
     let plain =
         (opt_src_desc as usize | opt_dst_desc as usize | team as usize | team_number as usize) == 0;
     if plain
-        && !rt.attachments.any()
         // SAFETY: forwarded from the caller (no descriptors, no team selector).
         && unsafe {
             super::fast::get(
-                rt,
                 token,
                 opt_src_charlen,
                 image_index,
+                dst_size,
                 dst_data,
                 opt_dst_charlen,
                 getter_index,
                 add_data,
                 add_data_size,
+                stat,
             )
         }
     {
-        // SAFETY: stat as gfortran passes it.
-        unsafe { super::fast::done(rt, stat, true, dst_size) };
         return;
     }
+    let rt = runtime::get();
     // SAFETY: forwarded from the caller.
     let r = unsafe {
         get(

@@ -71,6 +71,66 @@ unsafe fn leave(was: usize) {
     }
 }
 
+/// Sets this thread's marker to `target` (an outermost accessor call: see [`outermost`]): two
+/// instructions.
+///
+/// # Safety
+/// Clear it with [`clear`] when the accessor returns.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+unsafe fn set(target: usize) {
+    // SAFETY: as in `enter`.
+    unsafe {
+        std::arch::asm!(
+            "mov {off}, qword ptr [rip + ferrocaf_accessor_marker@GOTTPOFF]",
+            "mov qword ptr fs:[{off}], {t}",
+            off = out(reg) _,
+            t = in(reg) target,
+            options(nostack, preserves_flags),
+        );
+    }
+}
+
+/// Sets this thread's marker back to 0 after [`set`]: two instructions.
+///
+/// # Safety
+/// This thread called [`set`] for an accessor that has returned.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+unsafe fn clear() {
+    // SAFETY: as in `enter`.
+    unsafe {
+        std::arch::asm!(
+            "mov {off}, qword ptr [rip + ferrocaf_accessor_marker@GOTTPOFF]",
+            "mov qword ptr fs:[{off}], 0",
+            off = out(reg) _,
+            options(nostack, preserves_flags),
+        );
+    }
+}
+
+/// Sets this thread's marker to `target` (an outermost accessor call: see [`outermost`]).
+///
+/// # Safety
+/// Clear it with [`clear`] when the accessor returns.
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+unsafe fn set(target: usize) {
+    // SAFETY: sets this thread's marker (guard_mark.c).
+    unsafe { ferrocaf_accessor_enter(target) };
+}
+
+/// Sets this thread's marker back to 0 after [`set`].
+///
+/// # Safety
+/// This thread called [`set`] for an accessor that has returned.
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+unsafe fn clear() {
+    // SAFETY: restores this thread's marker (guard_mark.c).
+    unsafe { ferrocaf_accessor_leave(0) }
+}
+
 /// Sets this thread's marker to `target` and returns the previous value.
 ///
 /// # Safety
@@ -190,6 +250,8 @@ fn install() {
     }
 }
 
+/// Installs the handler and then opens the accessor table's fast view (`table::arm`): a fast
+/// path that finds its accessor there runs it with the guard installed.
 #[cold]
 fn install_now() {
     PREVIOUS.get_or_init(|| {
@@ -212,17 +274,46 @@ fn install_now() {
         }
         prev
     });
+    super::table::arm();
 }
 
 /// Runs `f` (an accessor call on 0-based image `target`) with the fault guard armed.
 #[inline]
 pub(super) fn call<R>(target: usize, f: impl FnOnce() -> R) -> R {
     install();
+    armed(target, f)
+}
+
+/// [`call`] without the test that the handler is installed: for an accessor found through
+/// `table::lookup`, which finds one only once it is.
+#[inline(always)]
+pub(super) fn armed<R>(target: usize, f: impl FnOnce() -> R) -> R {
     // SAFETY: sets and restores this thread's marker around the call.
     let was = unsafe { enter(target + 1) };
     let r = f();
     // SAFETY: as above.
     unsafe { leave(was) };
+    r
+}
+
+/// [`armed`] for a call that no accessor run encloses, so the marker is cleared after it
+/// instead of restored (one load and a register fewer). The fast paths (`fast.rs`) are such
+/// calls: they take only symmetric coarrays, and the one coarray an accessor's own nested calls
+/// name is its caller token (`HeapKind::Caller`), which they leave to the general path.
+#[inline(always)]
+pub(super) fn outermost<R>(target: usize, f: impl FnOnce() -> R) -> R {
+    debug_assert_eq!(
+        // SAFETY: reads this thread's marker (a plain thread-local load).
+        unsafe { ferrocaf_accessor_mark() },
+        0,
+        "an accessor run encloses"
+    );
+    // SAFETY: sets this thread's marker around the call; no accessor run of this thread is
+    // under way (the caller's guarantee), so the marker was 0.
+    unsafe { set(target + 1) };
+    let r = f();
+    // SAFETY: as above.
+    unsafe { clear() };
     r
 }
 

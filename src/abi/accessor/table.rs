@@ -29,17 +29,25 @@ struct Entry {
 struct Pending {
     entries: Vec<Entry>,
     dirty: bool,
+    /// Whether [`arm`] was called (the fast paths see every publication from then on).
+    armed: bool,
 }
 
 static PENDING: Mutex<Pending> = Mutex::new(Pending {
     entries: Vec::new(),
     dirty: false,
+    armed: false,
 });
 
 /// The published table (hash-sorted, distinct pairs) and its length; before the first
 /// publication a dangling pointer with length 0 (an empty slice, no null test on the hot path).
 static TABLE: AtomicPtr<Entry> = AtomicPtr::new(std::ptr::NonNull::dangling().as_ptr());
 static LEN: AtomicUsize = AtomicUsize::new(0);
+
+/// The table's length as the fast paths ([`lookup`]) see it: 0 until the accessor fault guard
+/// is installed ([`arm`]), then `LEN`; so the fast paths' bounds check also says that the
+/// guard is armed, and they need no test of their own.
+static ARMED_LEN: AtomicUsize = AtomicUsize::new(0);
 
 fn pending() -> std::sync::MutexGuard<'static, Pending> {
     PENDING.lock().unwrap_or_else(|p| p.into_inner())
@@ -51,21 +59,37 @@ fn publish(p: &mut Pending) {
     v.sort_unstable();
     v.dedup();
     let table: &'static mut [Entry] = Box::leak(v.into_boxed_slice());
-    // LEN first: a reader that loads the new pointer (acquire) sees at least this length, and
-    // the old table it might still pair with a new length is never shorter (entries are only
-    // ever added).
-    LEN.store(table.len(), Ordering::Release);
+    // The pointer first: a reader loads a length (acquire), then the pointer, so a new length
+    // comes with the new table or a later one, and an old length with a table at least that
+    // long (entries are only ever added).
     TABLE.store(table.as_mut_ptr(), Ordering::Release);
+    LEN.store(table.len(), Ordering::Release);
+    if p.armed {
+        ARMED_LEN.store(table.len(), Ordering::Release);
+    }
     p.dirty = false;
+}
+
+/// Opens the fast paths' view of the table (the accessor fault guard is installed from now on).
+pub(super) fn arm() {
+    let mut p = pending();
+    p.armed = true;
+    ARMED_LEN.store(LEN.load(Ordering::Acquire), Ordering::Release);
 }
 
 /// The published table.
 #[inline]
 fn table() -> &'static [Entry] {
+    view(LEN.load(Ordering::Acquire))
+}
+
+/// The first `len` entries of the published table; `len` is a value of `LEN` or `ARMED_LEN`
+/// loaded (acquire) before this call.
+fn view(len: usize) -> &'static [Entry] {
     let ptr = TABLE.load(Ordering::Acquire);
-    // SAFETY: `ptr` is a leaked slice of at least `LEN` entries (see `publish`), never freed,
-    // or the initial dangling pointer with `LEN` 0.
-    unsafe { std::slice::from_raw_parts(ptr, LEN.load(Ordering::Acquire)) }
+    // SAFETY: `ptr` is a leaked slice (never freed) at least as long as any length published
+    // before it (see `publish`), or the initial dangling pointer, paired only with length 0.
+    unsafe { std::slice::from_raw_parts(ptr, len) }
 }
 
 /// The index of `hash` in the sorted table: `Ok(-1)` when no accessor has it, an error when
@@ -90,11 +114,14 @@ pub fn index_of(hash: i32) -> CafResult<i32> {
     }
 }
 
-/// The function at `index`, if there is one (one load; the hot path).
-#[inline]
+/// The function at `index`, if there is one and the accessor fault guard is installed (two
+/// loads and a bounds check; the fast paths, which run accessors under `guard::armed`).
 pub fn lookup(index: i32) -> Option<usize> {
-    // A negative index becomes at least 2^31 and fails the bounds check.
-    table().get(index as u32 as usize).map(|e| e.f)
+    // A negative index becomes at least 2^63 and fails the bounds check (one sign-extending
+    // load).
+    view(ARMED_LEN.load(Ordering::Acquire))
+        .get(index as isize as usize)
+        .map(|e| e.f)
 }
 
 /// The function at `index`, or an error naming the index.
@@ -195,10 +222,19 @@ mod tests {
         assert_eq!(index_of(99), Ok(-1));
         assert!(index_of(40).unwrap_err().to_string().contains("hash 40"));
         assert_eq!(function(1), Ok(2));
+        assert_eq!(lookup(1), None, "the fast paths wait for the fault guard");
+        arm();
+        assert_eq!(lookup(1), Some(2));
+        assert_eq!(lookup(-1), None);
         assert!(function(9).is_err());
         assert!(function(-1).is_err());
         register(5, 7);
         assert_eq!(index_of(5), Ok(0), "a lookup republishes");
         assert_eq!(index_of(10), Ok(1));
+        assert_eq!(
+            lookup(0),
+            Some(7),
+            "an armed table stays armed when republished"
+        );
     }
 }

@@ -232,6 +232,17 @@ pub(super) fn same_addresses(rt: &Runtime) -> bool {
     *SAME.get_or_init(|| (0..rt.n).all(|j| rt.tp.direct(j, 0).is_none_or(|a| a == rt.tp.home(j))))
 }
 
+/// [`caller_token`] of an absent add_data (null, 0 bytes, what gfortran passes for a reference
+/// with no caller-side data), made once: the fast paths pass its address instead of building
+/// the same token per call.
+pub(super) static NO_DATA: Token = Token {
+    offset: 0,
+    size: 0,
+    kind: RegKind::Coarray,
+    heap: HeapKind::Caller,
+    desc: 0,
+};
+
 /// The token an accessor receives for the caller's `add_data` (at `add_data`, `size` bytes):
 /// a nested `get_from_remote` on it reads the caller's own memory.
 pub(super) fn caller_token(add_data: *mut c_void, size: usize) -> Token {
@@ -241,5 +252,20 @@ pub(super) fn caller_token(add_data: *mut c_void, size: usize) -> Token {
         kind: RegKind::Coarray,
         heap: HeapKind::Caller,
         desc: 0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn no_data_is_the_caller_token_of_nothing() {
+        let t = caller_token(std::ptr::null_mut(), 0);
+        let n = &NO_DATA;
+        assert_eq!(
+            (t.offset, t.size, t.kind, t.heap, t.desc),
+            (n.offset, n.size, n.kind, n.heap, n.desc)
+        );
     }
 }

@@ -44,6 +44,7 @@ mod types;
 mod words;
 mod world;
 
+use super::backoff::Backoff;
 use super::carrier;
 use super::control::{Header, HEADER};
 use super::one_sided;
@@ -213,11 +214,13 @@ impl Mpi {
 }
 
 /// Waits for request `req` (an `MPI_Rget`) with `MPI_Test`, yielding the processor after
-/// each test that finds it pending. MPICH's `MPI_Win_flush` polls without ever yielding: on a
+/// each test that finds it pending while yields pay, then napping ([`Backoff`]: beside
+/// CPU-bound processes each yield may cost a time slice). MPICH's `MPI_Win_flush` polls without ever yielding: on a
 /// busy machine the origin held its core while the target, which must enter MPI to serve the
 /// get (MPICH active messages, Open MPI's osc/pt2pt), waited for it; stress_alloc's gets between
 /// test-bed hosts took 3-5 ms each under MPICH.
 fn complete(mut req: m::MPI_Request) {
+    let mut backoff = Backoff::new(u32::MAX);
     loop {
         let mut done = 0;
         // SAFETY: `req` is an active request of this process, completed (and freed by MPI)
@@ -229,7 +232,7 @@ fn complete(mut req: m::MPI_Request) {
         if done != 0 {
             return;
         }
-        std::thread::yield_now();
+        backoff.pause();
     }
 }
 

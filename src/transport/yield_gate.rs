@@ -15,8 +15,13 @@
 //! after each pause are slow again. With a core per image, the count this replaced (+2 per
 //! slow yield, −1 per fast one) kept the gate open while fast yields came between slices lost
 //! to a CPU-bound neighbour.
+//!
+//! One gate per image ([`image`]): the engine's waits (`engine/wait.rs`) and the transports'
+//! waits that cannot sleep until woken (`backoff.rs`: an owner-side call's caller, an MPI get)
+//! all yield through it, so each learns of the outside load the others met.
 
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 /// A yield that took longer than this handed the core to a process that ran on.
@@ -48,7 +53,15 @@ pub struct YieldGate {
     /// Nanoseconds lost in slow yields less `credit` per fast one (not below 0).
     score: AtomicU64,
     /// What a fast yield takes off the account ([`FAST_CREDIT`] or [`FAST_CREDIT_SHARED`]).
-    credit: u64,
+    credit: AtomicU64,
+}
+
+/// This image's gate.
+static IMAGE: OnceLock<YieldGate> = OnceLock::new();
+
+/// This image's gate, open and for a job with a core per image until [`YieldGate::set_shared`].
+pub fn image() -> &'static YieldGate {
+    IMAGE.get_or_init(YieldGate::default)
 }
 
 impl YieldGate {
@@ -56,16 +69,17 @@ impl YieldGate {
     /// whose images outnumber the cores (`shared`) or not.
     pub fn new(shared: bool) -> YieldGate {
         YieldGate {
-            credit: if shared {
-                FAST_CREDIT_SHARED
-            } else {
-                FAST_CREDIT
-            },
+            credit: AtomicU64::new(credit(shared)),
             epoch: Instant::now(),
             closed_until: AtomicU64::new(0),
             pause: AtomicU64::new(PAUSE_MIN.as_nanos() as u64),
             score: AtomicU64::new(0),
         }
+    }
+
+    /// Tells the gate whether the job's images outnumber the cores ([`YieldGate::new`]).
+    pub fn set_shared(&self, shared: bool) {
+        self.credit.store(credit(shared), Ordering::Relaxed);
     }
 
     fn now(&self) -> u64 {
@@ -89,6 +103,14 @@ impl YieldGate {
         self.record(t0, self.now())
     }
 
+    /// Closes the gate for a minute, as outside load would.
+    #[cfg(test)]
+    pub(crate) fn close(&self) {
+        let minute = Duration::from_secs(60).as_nanos() as u64;
+        self.closed_until
+            .store(self.now() + minute, Ordering::Relaxed);
+    }
+
     /// Records a yield from `t0` to `t1` (nanoseconds after the epoch); returns whether it
     /// was fast. A fast one lowers the account, and reopens the gate for good after a pause
     /// and resets the pause; a slow one adds its time, and at [`CLOSE_AT`] closes the gate for
@@ -97,8 +119,10 @@ impl YieldGate {
         let score = self.score.load(Ordering::Relaxed);
         let took = t1 - t0;
         if took <= SLOW_YIELD.as_nanos() as u64 {
-            self.score
-                .store(score.saturating_sub(self.credit), Ordering::Relaxed);
+            self.score.store(
+                score.saturating_sub(self.credit.load(Ordering::Relaxed)),
+                Ordering::Relaxed,
+            );
             if self.closed_until.load(Ordering::Relaxed) != 0 {
                 self.closed_until.store(0, Ordering::Relaxed);
                 self.pause
@@ -116,6 +140,16 @@ impl YieldGate {
         let next = (pause * 2).min(PAUSE_MAX.as_nanos() as u64);
         self.pause.store(next, Ordering::Relaxed);
         false
+    }
+}
+
+/// What a fast yield takes off the account of a gate for a job whose images outnumber the
+/// cores (`shared`) or not.
+fn credit(shared: bool) -> u64 {
+    if shared {
+        FAST_CREDIT_SHARED
+    } else {
+        FAST_CREDIT
     }
 }
 
@@ -158,7 +192,8 @@ mod tests {
 
     #[test]
     fn with_images_outnumbering_the_cores_a_few_fast_yields_outweigh_a_lost_slice() {
-        let g = YieldGate::new(true);
+        let g = YieldGate::new(false);
+        g.set_shared(true);
         for _ in 0..10 {
             assert!(!g.record(0, 3 * MS / 2));
             assert!(g.record(0, 0) && g.record(0, 0) && g.record(0, 0));
@@ -194,8 +229,7 @@ mod tests {
     #[test]
     fn a_closed_gate_refuses_to_yield_and_reopens_after_its_pause() {
         let g = YieldGate::new(false);
-        g.closed_until
-            .store(g.now() + 60_000 * MS, Ordering::Relaxed);
+        g.close();
         assert!(!g.open());
         assert!(!g.yield_now());
         g.closed_until.store(1, Ordering::Relaxed);
