@@ -6,7 +6,7 @@
 
 use super::guard::{inside_any, outermost};
 use super::table::lookup;
-use super::target::NO_DATA;
+use super::target::caller_token_in;
 use super::{Getter, Receiver};
 use crate::abi::near::placement;
 use crate::abi::CafToken;
@@ -96,13 +96,8 @@ pub(super) unsafe fn send(
     let addr = lo + t.offset;
     // SAFETY: the table holds the functions gfortran registered; this index names a receiver.
     let f = unsafe { std::mem::transmute::<usize, Receiver>(f) };
-    let cb;
-    let caller_token = if (add_data as usize | add_data_size) == 0 {
-        &NO_DATA
-    } else {
-        cb = super::target::caller_token(add_data, add_data_size);
-        &cb
-    };
+    let mut slot = std::mem::MaybeUninit::uninit();
+    let caller_token = caller_token_in(add_data, add_data_size, &mut slot);
     outermost(j, || {
         // SAFETY: the receiver's own convention; every pointer is live for the call.
         unsafe {
@@ -165,13 +160,8 @@ pub(super) unsafe fn get(
     let addr = lo + t.offset;
     // SAFETY: the table holds the functions gfortran registered; this index names a getter.
     let f = unsafe { std::mem::transmute::<usize, Getter>(f) };
-    let cb;
-    let caller_token = if (add_data as usize | add_data_size) == 0 {
-        &NO_DATA
-    } else {
-        cb = super::target::caller_token(add_data, add_data_size);
-        &cb
-    };
+    let mut slot = std::mem::MaybeUninit::uninit();
+    let caller_token = caller_token_in(add_data, add_data_size, &mut slot);
     let mut free_buffer = 0i32;
     // SAFETY: the address of the result pointer (caller's guarantee).
     let before = unsafe { *dst };

@@ -31,7 +31,7 @@ extern "C" {
 /// relative to `fs`), where a call into `guard_mark.c` cost eight with its frame.
 ///
 /// # Safety
-/// Restore the returned value with [`leave`] when the accessor returns.
+/// Restore the returned value with [`store`] when the accessor returns.
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
 unsafe fn enter(target: usize) -> usize {
@@ -52,13 +52,15 @@ unsafe fn enter(target: usize) -> usize {
     was
 }
 
-/// Puts back the marker value [`enter`] returned.
+/// Sets this thread's marker to `was`: the value [`enter`] returned, or the target of an
+/// outermost accessor call ([`outermost`]).
 ///
 /// # Safety
-/// `was` came from [`enter`] on this thread.
+/// `was` came from [`enter`] on this thread, or the marker is 0 and is cleared with [`clear`]
+/// when the accessor returns.
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
-unsafe fn leave(was: usize) {
+unsafe fn store(was: usize) {
     // SAFETY: as in `enter`.
     unsafe {
         std::arch::asm!(
@@ -71,30 +73,10 @@ unsafe fn leave(was: usize) {
     }
 }
 
-/// Sets this thread's marker to `target` (an outermost accessor call: see [`outermost`]): two
-/// instructions.
+/// Sets this thread's marker back to 0 after [`outermost`] set it: two instructions.
 ///
 /// # Safety
-/// Clear it with [`clear`] when the accessor returns.
-#[cfg(target_arch = "x86_64")]
-#[inline(always)]
-unsafe fn set(target: usize) {
-    // SAFETY: as in `enter`.
-    unsafe {
-        std::arch::asm!(
-            "mov {off}, qword ptr [rip + ferrocaf_accessor_marker@GOTTPOFF]",
-            "mov qword ptr fs:[{off}], {t}",
-            off = out(reg) _,
-            t = in(reg) target,
-            options(nostack, preserves_flags),
-        );
-    }
-}
-
-/// Sets this thread's marker back to 0 after [`set`]: two instructions.
-///
-/// # Safety
-/// This thread called [`set`] for an accessor that has returned.
+/// This thread set the marker for an accessor that has returned.
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
 unsafe fn clear() {
@@ -109,21 +91,10 @@ unsafe fn clear() {
     }
 }
 
-/// Sets this thread's marker to `target` (an outermost accessor call: see [`outermost`]).
+/// Sets this thread's marker back to 0 after [`outermost`] set it.
 ///
 /// # Safety
-/// Clear it with [`clear`] when the accessor returns.
-#[cfg(not(target_arch = "x86_64"))]
-#[inline(always)]
-unsafe fn set(target: usize) {
-    // SAFETY: sets this thread's marker (guard_mark.c).
-    unsafe { ferrocaf_accessor_enter(target) };
-}
-
-/// Sets this thread's marker back to 0 after [`set`].
-///
-/// # Safety
-/// This thread called [`set`] for an accessor that has returned.
+/// This thread set the marker for an accessor that has returned.
 #[cfg(not(target_arch = "x86_64"))]
 #[inline(always)]
 unsafe fn clear() {
@@ -134,7 +105,7 @@ unsafe fn clear() {
 /// Sets this thread's marker to `target` and returns the previous value.
 ///
 /// # Safety
-/// Restore the returned value with [`leave`] when the accessor returns.
+/// Restore the returned value with [`store`] when the accessor returns.
 #[cfg(not(target_arch = "x86_64"))]
 #[inline(always)]
 unsafe fn enter(target: usize) -> usize {
@@ -142,13 +113,15 @@ unsafe fn enter(target: usize) -> usize {
     unsafe { ferrocaf_accessor_enter(target) }
 }
 
-/// Puts back the marker value [`enter`] returned.
+/// Sets this thread's marker to `was`: the value [`enter`] returned, or the target of an
+/// outermost accessor call ([`outermost`]).
 ///
 /// # Safety
-/// `was` came from [`enter`] on this thread.
+/// `was` came from [`enter`] on this thread, or the marker is 0 and is cleared with [`clear`]
+/// when the accessor returns.
 #[cfg(not(target_arch = "x86_64"))]
 #[inline(always)]
-unsafe fn leave(was: usize) {
+unsafe fn store(was: usize) {
     // SAFETY: restores this thread's marker (guard_mark.c).
     unsafe { ferrocaf_accessor_leave(was) }
 }
@@ -292,7 +265,7 @@ pub(super) fn armed<R>(target: usize, f: impl FnOnce() -> R) -> R {
     let was = unsafe { enter(target + 1) };
     let r = f();
     // SAFETY: as above.
-    unsafe { leave(was) };
+    unsafe { store(was) };
     r
 }
 
@@ -310,7 +283,7 @@ pub(super) fn outermost<R>(target: usize, f: impl FnOnce() -> R) -> R {
     );
     // SAFETY: sets this thread's marker around the call; no accessor run of this thread is
     // under way (the caller's guarantee), so the marker was 0.
-    unsafe { set(target + 1) };
+    unsafe { store(target + 1) };
     let r = f();
     // SAFETY: as above.
     unsafe { clear() };

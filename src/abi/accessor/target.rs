@@ -255,6 +255,21 @@ pub(super) fn caller_token(add_data: *mut c_void, size: usize) -> Token {
     }
 }
 
+/// The caller token of the fast paths: [`NO_DATA`] for an absent add_data (no stores), else
+/// [`caller_token`] built in `slot`.
+#[inline(always)]
+pub(super) fn caller_token_in(
+    add_data: *mut c_void,
+    size: usize,
+    slot: &mut std::mem::MaybeUninit<Token>,
+) -> &Token {
+    if (add_data as usize | size) == 0 {
+        &NO_DATA
+    } else {
+        slot.write(caller_token(add_data, size))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
