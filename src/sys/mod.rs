@@ -6,3 +6,4 @@ pub mod elf;
 pub mod futex;
 pub mod mem;
 pub mod proc;
+pub mod sched;

@@ -16,10 +16,14 @@
 //! slow yield, −1 per fast one) kept the gate open while fast yields came between slices lost
 //! to a CPU-bound neighbour.
 //!
+//! While the gate is closed, the thread that closed it runs with a short scheduler slice
+//! (`short_slice.rs`), so that when woken beside a CPU-bound process it may preempt it.
+//!
 //! One gate per image ([`image`]): the engine's waits (`engine/wait.rs`) and the transports'
 //! waits that cannot sleep until woken (`backoff.rs`: an owner-side call's caller, an MPI get)
 //! all yield through it, so each learns of the outside load the others met.
 
+use super::short_slice::Slice;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
@@ -54,6 +58,8 @@ pub struct YieldGate {
     score: AtomicU64,
     /// What a fast yield takes off the account ([`FAST_CREDIT`] or [`FAST_CREDIT_SHARED`]).
     credit: AtomicU64,
+    /// The slice of the thread that closed the gate: short while it is closed.
+    slice: Slice,
 }
 
 /// This image's gate.
@@ -66,9 +72,16 @@ pub fn image() -> &'static YieldGate {
 
 impl YieldGate {
     /// A gate that is open (yields allowed) until yields prove slow, for an image of a job
-    /// whose images outnumber the cores (`shared`) or not.
+    /// whose images outnumber the cores (`shared`) or not; closing it shortens the closing
+    /// thread's scheduler slice until it reopens.
     pub fn new(shared: bool) -> YieldGate {
+        YieldGate::with_slice(shared, Slice::new())
+    }
+
+    /// [`YieldGate::new`] whose closing and reopening shortens and restores `slice`.
+    pub fn with_slice(shared: bool, slice: Slice) -> YieldGate {
         YieldGate {
+            slice,
             credit: AtomicU64::new(credit(shared)),
             epoch: Instant::now(),
             closed_until: AtomicU64::new(0),
@@ -127,6 +140,7 @@ impl YieldGate {
                 self.closed_until.store(0, Ordering::Relaxed);
                 self.pause
                     .store(PAUSE_MIN.as_nanos() as u64, Ordering::Relaxed);
+                self.slice.shorten(false);
             }
             return true;
         }
@@ -137,6 +151,7 @@ impl YieldGate {
         self.score.store(0, Ordering::Relaxed);
         let pause = self.pause.load(Ordering::Relaxed);
         self.closed_until.store(t1 + pause, Ordering::Relaxed);
+        self.slice.shorten(true);
         let next = (pause * 2).min(PAUSE_MAX.as_nanos() as u64);
         self.pause.store(next, Ordering::Relaxed);
         false
@@ -199,6 +214,29 @@ mod tests {
             assert!(g.record(0, 0) && g.record(0, 0) && g.record(0, 0));
         }
         assert_eq!(g.closed_until.load(Ordering::Relaxed), 0);
+    }
+
+    /// Slices the gate asked for in [`the_slice_is_short_exactly_while_the_gate_is_closed`].
+    static SLICES: std::sync::Mutex<Vec<u64>> = std::sync::Mutex::new(Vec::new());
+
+    fn record_slice(ns: u64) -> Result<(), i32> {
+        SLICES.lock().unwrap().push(ns);
+        Ok(())
+    }
+
+    #[test]
+    fn the_slice_is_short_exactly_while_the_gate_is_closed() {
+        use crate::transport::short_slice::SHORT;
+        let g = YieldGate::with_slice(false, Slice::with(record_slice));
+        assert!(!g.record(0, MS));
+        assert!(SLICES.lock().unwrap().is_empty(), "one slow yield leaves the slice");
+        assert!(!g.record(0, 2 * MS));
+        assert!(!g.record(0, 2 * MS));
+        assert!(!g.record(0, 2 * MS));
+        assert_eq!(*SLICES.lock().unwrap(), vec![SHORT]);
+        assert!(g.record(0, 0));
+        assert!(g.record(0, 0));
+        assert_eq!(*SLICES.lock().unwrap(), vec![SHORT, 0]);
     }
 
     #[test]
