@@ -251,9 +251,10 @@ impl Waiter {
             sleepers: &self.header.sleepers,
         };
         self.parking.store(true, Ordering::Relaxed);
-        loop {
+        self.gate.sleep_slice(true);
+        let r = loop {
             if let Some(r) = poll() {
-                return r;
+                break r;
             }
             if let Some(code) = self.aborting() {
                 self.follow_abort(code);
@@ -264,9 +265,11 @@ impl Waiter {
                 found.is_some()
             });
             if let Some(r) = found {
-                return r;
+                break r;
             }
-        }
+        };
+        self.gate.sleep_slice(false);
+        r
     }
 
     /// The polls of a wait under outside load: at most [`LOADED_SPIN`] (and the configured

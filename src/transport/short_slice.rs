@@ -3,9 +3,10 @@
 //! Beside CPU-bound processes, a woken image placed on a CPU that one of them runs waits out
 //! its slice (about 1.4 ms) unless it may preempt it; under EEVDF (Linux 6.13+, PREEMPT_SHORT)
 //! a woken task with a shorter slice than the running one preempts it when eligible. So while
-//! the image's [`YieldGate`](super::yield_gate::YieldGate) is closed the thread that closed it
-//! runs with [`SHORT`], and with the kernel's default again once it reopens: one
-//! `sched_setattr` per transition, none per wait. A kernel or policy that refuses the call
+//! the image's [`YieldGate`](super::yield_gate::YieldGate) is closed a wait's sleep runs with
+//! [`SHORT`] ([`YieldGate::sleep_slice`](super::yield_gate::YieldGate::sleep_slice)), and the
+//! thread goes back to the kernel's default once it runs: a `sched_setattr` only when the
+//! slice changes, none while the gate is open. A kernel or policy that refuses the call
 //! (older kernels, a policy other than the normal one) is remembered and never asked again.
 
 use crate::sys::sched;
@@ -21,7 +22,7 @@ const SHORTENED: u8 = 1;
 /// The kernel refused a slice: never asked again.
 const UNSUPPORTED: u8 = 2;
 
-/// Which slice the gate's thread runs with, and how it is set.
+/// Which slice the sleeping thread runs with, and how it is set.
 pub struct Slice {
     state: AtomicU8,
     /// Sets the calling thread's slice in nanoseconds (0: default); `Err` with the errno.

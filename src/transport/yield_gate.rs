@@ -16,8 +16,9 @@
 //! slow yield, −1 per fast one) kept the gate open while fast yields came between slices lost
 //! to a CPU-bound neighbour.
 //!
-//! While the gate is closed, the thread that closed it runs with a short scheduler slice
-//! (`short_slice.rs`), so that when woken beside a CPU-bound process it may preempt it.
+//! While the gate is closed, a wait's sleep runs with a short scheduler slice
+//! ([`YieldGate::sleep_slice`], `short_slice.rs`), so that when woken beside a CPU-bound
+//! process it may preempt it.
 //!
 //! One gate per image ([`image`]): the engine's waits (`engine/wait.rs`) and the transports'
 //! waits that cannot sleep until woken (`backoff.rs`: an owner-side call's caller, an MPI get)
@@ -58,7 +59,7 @@ pub struct YieldGate {
     score: AtomicU64,
     /// What a fast yield takes off the account ([`FAST_CREDIT`] or [`FAST_CREDIT_SHARED`]).
     credit: AtomicU64,
-    /// The slice of the thread that closed the gate: short while it is closed.
+    /// The slice of the sleeping thread ([`YieldGate::sleep_slice`]).
     slice: Slice,
 }
 
@@ -72,13 +73,12 @@ pub fn image() -> &'static YieldGate {
 
 impl YieldGate {
     /// A gate that is open (yields allowed) until yields prove slow, for an image of a job
-    /// whose images outnumber the cores (`shared`) or not; closing it shortens the closing
-    /// thread's scheduler slice until it reopens.
+    /// whose images outnumber the cores (`shared`) or not.
     pub fn new(shared: bool) -> YieldGate {
         YieldGate::with_slice(shared, Slice::new())
     }
 
-    /// [`YieldGate::new`] whose closing and reopening shortens and restores `slice`.
+    /// [`YieldGate::new`] whose [`YieldGate::sleep_slice`] sets `slice`.
     pub fn with_slice(shared: bool, slice: Slice) -> YieldGate {
         YieldGate {
             slice,
@@ -116,6 +116,14 @@ impl YieldGate {
         self.record(t0, self.now())
     }
 
+    /// Runs the calling thread with a short slice if `sleeping` and the gate is closed, else
+    /// with the default one: a wait's sleep under outside load is bracketed by the two, so
+    /// that its wake-up may preempt a CPU-bound neighbour while its polls and the work after
+    /// it run with the default slice. A kernel call only when the slice changes.
+    pub fn sleep_slice(&self, sleeping: bool) {
+        self.slice.shorten(sleeping && !self.open());
+    }
+
     /// Closes the gate for a minute, as outside load would.
     #[cfg(test)]
     pub(crate) fn close(&self) {
@@ -140,7 +148,6 @@ impl YieldGate {
                 self.closed_until.store(0, Ordering::Relaxed);
                 self.pause
                     .store(PAUSE_MIN.as_nanos() as u64, Ordering::Relaxed);
-                self.slice.shorten(false);
             }
             return true;
         }
@@ -151,7 +158,6 @@ impl YieldGate {
         self.score.store(0, Ordering::Relaxed);
         let pause = self.pause.load(Ordering::Relaxed);
         self.closed_until.store(t1 + pause, Ordering::Relaxed);
-        self.slice.shorten(true);
         let next = (pause * 2).min(PAUSE_MAX.as_nanos() as u64);
         self.pause.store(next, Ordering::Relaxed);
         false
@@ -216,7 +222,7 @@ mod tests {
         assert_eq!(g.closed_until.load(Ordering::Relaxed), 0);
     }
 
-    /// Slices the gate asked for in [`the_slice_is_short_exactly_while_the_gate_is_closed`].
+    /// Slices the gate asked for in [`a_sleep_runs_with_a_short_slice_only_while_closed`].
     static SLICES: std::sync::Mutex<Vec<u64>> = std::sync::Mutex::new(Vec::new());
 
     fn record_slice(ns: u64) -> Result<(), i32> {
@@ -225,17 +231,15 @@ mod tests {
     }
 
     #[test]
-    fn the_slice_is_short_exactly_while_the_gate_is_closed() {
+    fn a_sleep_runs_with_a_short_slice_only_while_closed() {
         use crate::transport::short_slice::SHORT;
         let g = YieldGate::with_slice(false, Slice::with(record_slice));
-        assert!(!g.record(0, MS));
-        assert!(SLICES.lock().unwrap().is_empty(), "one slow yield leaves the slice");
-        assert!(!g.record(0, 2 * MS));
-        assert!(!g.record(0, 2 * MS));
-        assert!(!g.record(0, 2 * MS));
-        assert_eq!(*SLICES.lock().unwrap(), vec![SHORT]);
-        assert!(g.record(0, 0));
-        assert!(g.record(0, 0));
+        g.sleep_slice(true);
+        g.sleep_slice(false);
+        assert!(SLICES.lock().unwrap().is_empty(), "an open gate leaves the slice");
+        g.close();
+        g.sleep_slice(true);
+        g.sleep_slice(false);
         assert_eq!(*SLICES.lock().unwrap(), vec![SHORT, 0]);
     }
 
