@@ -251,10 +251,9 @@ impl Waiter {
             sleepers: &self.header.sleepers,
         };
         self.parking.store(true, Ordering::Relaxed);
-        self.gate.sleep_slice(true);
-        let r = loop {
+        loop {
             if let Some(r) = poll() {
-                break r;
+                return r;
             }
             if let Some(code) = self.aborting() {
                 self.follow_abort(code);
@@ -265,11 +264,9 @@ impl Waiter {
                 found.is_some()
             });
             if let Some(r) = found {
-                break r;
+                return r;
             }
-        };
-        self.gate.sleep_slice(false);
-        r
+        }
     }
 
     /// The polls of a wait under outside load: at most [`LOADED_SPIN`] (and the configured

@@ -6,4 +6,3 @@ pub mod elf;
 pub mod futex;
 pub mod mem;
 pub mod proc;
-pub mod sched;

@@ -23,7 +23,6 @@ mod plan_tests;
 pub mod ring;
 pub mod shm;
 pub mod wire;
-pub mod short_slice;
 pub mod yield_gate;
 
 pub use plan::{CopyPlan, Dim, Dims, Layout};

@@ -16,15 +16,10 @@
 //! slow yield, −1 per fast one) kept the gate open while fast yields came between slices lost
 //! to a CPU-bound neighbour.
 //!
-//! While the gate is closed, a wait's sleep runs with a short scheduler slice
-//! ([`YieldGate::sleep_slice`], `short_slice.rs`), so that when woken beside a CPU-bound
-//! process it may preempt it.
-//!
 //! One gate per image ([`image`]): the engine's waits (`engine/wait.rs`) and the transports'
 //! waits that cannot sleep until woken (`backoff.rs`: an owner-side call's caller, an MPI get)
 //! all yield through it, so each learns of the outside load the others met.
 
-use super::short_slice::Slice;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
@@ -59,8 +54,6 @@ pub struct YieldGate {
     score: AtomicU64,
     /// What a fast yield takes off the account ([`FAST_CREDIT`] or [`FAST_CREDIT_SHARED`]).
     credit: AtomicU64,
-    /// The slice of the sleeping thread ([`YieldGate::sleep_slice`]).
-    slice: Slice,
 }
 
 /// This image's gate.
@@ -75,13 +68,7 @@ impl YieldGate {
     /// A gate that is open (yields allowed) until yields prove slow, for an image of a job
     /// whose images outnumber the cores (`shared`) or not.
     pub fn new(shared: bool) -> YieldGate {
-        YieldGate::with_slice(shared, Slice::new())
-    }
-
-    /// [`YieldGate::new`] whose [`YieldGate::sleep_slice`] sets `slice`.
-    pub fn with_slice(shared: bool, slice: Slice) -> YieldGate {
         YieldGate {
-            slice,
             credit: AtomicU64::new(credit(shared)),
             epoch: Instant::now(),
             closed_until: AtomicU64::new(0),
@@ -114,14 +101,6 @@ impl YieldGate {
         let t0 = self.now();
         std::thread::yield_now();
         self.record(t0, self.now())
-    }
-
-    /// Runs the calling thread with a short slice if `sleeping` and the gate is closed, else
-    /// with the default one: a wait's sleep under outside load is bracketed by the two, so
-    /// that its wake-up may preempt a CPU-bound neighbour while its polls and the work after
-    /// it run with the default slice. A kernel call only when the slice changes.
-    pub fn sleep_slice(&self, sleeping: bool) {
-        self.slice.shorten(sleeping && !self.open());
     }
 
     /// Closes the gate for a minute, as outside load would.
@@ -220,27 +199,6 @@ mod tests {
             assert!(g.record(0, 0) && g.record(0, 0) && g.record(0, 0));
         }
         assert_eq!(g.closed_until.load(Ordering::Relaxed), 0);
-    }
-
-    /// Slices the gate asked for in [`a_sleep_runs_with_a_short_slice_only_while_closed`].
-    static SLICES: std::sync::Mutex<Vec<u64>> = std::sync::Mutex::new(Vec::new());
-
-    fn record_slice(ns: u64) -> Result<(), i32> {
-        SLICES.lock().unwrap().push(ns);
-        Ok(())
-    }
-
-    #[test]
-    fn a_sleep_runs_with_a_short_slice_only_while_closed() {
-        use crate::transport::short_slice::SHORT;
-        let g = YieldGate::with_slice(false, Slice::with(record_slice));
-        g.sleep_slice(true);
-        g.sleep_slice(false);
-        assert!(SLICES.lock().unwrap().is_empty(), "an open gate leaves the slice");
-        g.close();
-        g.sleep_slice(true);
-        g.sleep_slice(false);
-        assert_eq!(*SLICES.lock().unwrap(), vec![SHORT, 0]);
     }
 
     #[test]
