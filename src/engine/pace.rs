@@ -5,13 +5,8 @@
 //! bell moved) makes the next nap the shortest again; an owner-side call served starts the
 //! spins afresh too, since its caller is likely to call again at once (a loop of coindexed
 //! references through GCC 15+ accessors: an owner that napped between polls made every call
-//! wait for its nap, bench/NOTES.md). Beside CPU-bound processes spinning does not pay: a
-//! spinner is runnable and waits out a neighbour's slice when it loses the core, where a
-//! napper is woken by its timer with preemption. So a wait spins only while the image's
-//! `YieldGate` is open, and a turn that lost the core (took longer than a slow yield, no call
-//! served in it) ends its spins until it serves a call (branch fabshm in bench/NOTES.md).
+//! wait for its nap, bench/NOTES.md).
 
-use crate::transport::yield_gate::SLOW_YIELD;
 use std::time::Duration;
 
 /// One nap of a polling wait: short enough for latency, long enough to leave the core to
@@ -59,21 +54,9 @@ impl Pace {
         (self.spins, self.nap) = (0, POLL_NAP);
     }
 
-    /// A turn of the wait (its progress and poll, no call served) took `took`; returns
-    /// whether that was longer than [`SLOW_YIELD`]: the image lost the core to another
-    /// process meanwhile, and the wait spins no more until it serves a call.
-    pub(super) fn turn_took(&mut self, took: Duration) -> bool {
-        if took <= SLOW_YIELD {
-            return false;
-        }
-        self.spins = self.spin;
-        true
-    }
-
-    /// What to do before the next poll; `open`: whether the image's yield gate lets waits
-    /// spin (closed: outside load, nap at once).
-    pub(super) fn step(&mut self, open: bool) -> Step {
-        if open && self.spins < self.spin {
+    /// What to do before the next poll.
+    pub(super) fn step(&mut self) -> Step {
+        if self.spins < self.spin {
             self.spins += 1;
             return Step::Spin;
         }
@@ -93,53 +76,33 @@ mod tests {
     fn spins_then_naps_the_shortest_nap() {
         let mut p = Pace::new(3);
         assert_eq!(
-            [p.step(true), p.step(true), p.step(true)],
+            [p.step(), p.step(), p.step()],
             [Step::Spin, Step::Spin, Step::Spin]
         );
-        assert_eq!(p.step(true), Step::Nap(POLL_NAP));
-        assert_eq!(p.step(true), Step::Nap(POLL_NAP));
+        assert_eq!(p.step(), Step::Nap(POLL_NAP));
+        assert_eq!(p.step(), Step::Nap(POLL_NAP));
     }
 
     #[test]
     fn a_served_call_spins_again() {
         let mut p = Pace::new(2);
-        while p.step(true) == Step::Spin {}
+        while p.step() == Step::Spin {}
         p.served();
-        assert_eq!([p.step(true), p.step(true)], [Step::Spin, Step::Spin]);
-        assert_eq!(p.step(true), Step::Nap(POLL_NAP));
-    }
-
-    #[test]
-    fn a_closed_gate_naps_at_once() {
-        let mut p = Pace::new(2000);
-        assert_eq!(p.step(false), Step::Nap(POLL_NAP));
-        p.served();
-        assert_eq!(p.step(false), Step::Nap(POLL_NAP));
-        assert_eq!(p.step(true), Step::Spin);
-    }
-
-    #[test]
-    fn a_turn_that_lost_the_core_ends_the_spins_until_a_call_is_served() {
-        let mut p = Pace::new(2000);
-        assert!(!p.turn_took(SLOW_YIELD));
-        assert_eq!(p.step(true), Step::Spin);
-        assert!(p.turn_took(2 * SLOW_YIELD));
-        assert_eq!(p.step(true), Step::Nap(POLL_NAP));
-        p.served();
-        assert_eq!(p.step(true), Step::Spin);
+        assert_eq!([p.step(), p.step()], [Step::Spin, Step::Spin]);
+        assert_eq!(p.step(), Step::Nap(POLL_NAP));
     }
 
     #[test]
     fn without_spins_naps_double_to_the_cap_until_news() {
         let mut p = Pace::new(0);
-        let naps: Vec<_> = (0..8).map(|_| p.step(true)).collect();
+        let naps: Vec<_> = (0..8).map(|_| p.step()).collect();
         assert_eq!(naps[0], Step::Nap(POLL_NAP));
         assert_eq!(naps[1], Step::Nap(2 * POLL_NAP));
         assert_eq!(naps[7], Step::Nap(MAX_POLL_NAP));
         p.news();
-        assert_eq!(p.step(true), Step::Nap(POLL_NAP));
-        p.step(true);
+        assert_eq!(p.step(), Step::Nap(POLL_NAP));
+        p.step();
         p.served();
-        assert_eq!(p.step(true), Step::Nap(POLL_NAP));
+        assert_eq!(p.step(), Step::Nap(POLL_NAP));
     }
 }

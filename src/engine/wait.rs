@@ -319,10 +319,9 @@ impl Waiter {
 
     /// The wait of a transport that cannot wake. Each turn: progress, read the bell, poll if
     /// the poll is local, or the bell moved, or [`NAP`] passed since the last poll; then spin
-    /// (up to the configured count, while the image's yield gate is open and no turn lost the
-    /// core) or nap, at the [`Pace`] the bell and the owner-side calls served set. Posters
-    /// change their word before they alert, so a change a poll missed moves the bell after it
-    /// was read. Progress comes first so that the
+    /// (up to the configured count) or nap, at the [`Pace`] the bell and the owner-side calls
+    /// served set. Posters change their word before they alert, so a
+    /// change a poll missed moves the bell after it was read. Progress comes first so that the
     /// loads see every remote update completed before; a poll that succeeds is followed by
     /// [`Transport::settle`].
     fn poll_with_naps<T>(
@@ -334,15 +333,13 @@ impl Waiter {
         let (mut seq, mut due, mut since) = (self.header.bell.load(Ordering::Acquire), true, None);
         let mut served = owner::served();
         loop {
-            let turn = Instant::now();
             self.tp.progress();
             let rung = self.header.bell.load(Ordering::Acquire);
             if rung != seq {
                 (seq, due) = (rung, true);
                 pace.news();
             }
-            let serving = owner::served() != served;
-            if serving {
+            if owner::served() != served {
                 served = owner::served();
                 pace.served();
             }
@@ -357,11 +354,7 @@ impl Waiter {
                 due = false;
                 since = remote.then(Instant::now);
             }
-            let took = turn.elapsed();
-            if !serving && pace.turn_took(took) {
-                self.gate.lost_core(took);
-            }
-            match pace.step(self.gate.open()) {
+            match pace.step() {
                 Step::Spin => std::hint::spin_loop(),
                 Step::Nap(nap) => {
                     std::thread::sleep(nap);

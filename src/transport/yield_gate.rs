@@ -25,7 +25,7 @@ use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 /// A yield that took longer than this handed the core to a process that ran on.
-pub(crate) const SLOW_YIELD: Duration = Duration::from_micros(100);
+const SLOW_YIELD: Duration = Duration::from_micros(100);
 /// What a fast yield saved when each image has a core: about a futex sleep and wake-up
 /// (nanoseconds).
 const FAST_CREDIT: u64 = 5_000;
@@ -101,15 +101,6 @@ impl YieldGate {
         let t0 = self.now();
         std::thread::yield_now();
         self.record(t0, self.now())
-    }
-
-    /// Records that this image, spinning in a wait, was kept off the core for `took` (longer
-    /// than [`SLOW_YIELD`]: a CPU-bound process ran meanwhile), as a slow yield would.
-    pub fn lost_core(&self, took: Duration) {
-        let took = took.as_nanos() as u64;
-        if took > SLOW_YIELD.as_nanos() as u64 {
-            self.record(0, took);
-        }
     }
 
     /// Closes the gate for a minute, as outside load would.
@@ -208,16 +199,6 @@ mod tests {
             assert!(g.record(0, 0) && g.record(0, 0) && g.record(0, 0));
         }
         assert_eq!(g.closed_until.load(Ordering::Relaxed), 0);
-    }
-
-    #[test]
-    fn cores_lost_while_spinning_close_the_gate_as_slow_yields() {
-        let g = YieldGate::new(false);
-        g.lost_core(SLOW_YIELD);
-        g.lost_core(Duration::from_micros(1500));
-        assert!(g.open());
-        g.lost_core(Duration::from_micros(1500));
-        assert!(!g.open());
     }
 
     #[test]
