@@ -7,7 +7,9 @@
 Each run sets LD_LIBRARY_PATH to one build's directory (the programs have a RUNPATH, which
 LD_LIBRARY_PATH overrides) and FERROCAF_NUM_IMAGES; the builds take turns, run by run, so they
 see the same outside load; with --load N each run is beside N CPU-bound processes
-(bench/load.py). `--peer NAME=EXE` adds the same program built for another runtime (GCC 16's
+(bench/load.py); round k starts at the k-th turn (rotated), so that no build always runs first
+or right after a given one: a run's place in its round moved its time by up to 32% in A/A runs
+(bench/NOTES.md, "Position bias"). `--peer NAME=EXE` adds the same program built for another runtime (GCC 16's
 libcaf_shmem: run ab.py in the sid chroot, `scripts/sid.sh run python3 bench/ab.py ...`;
 GFORTRAN_NUM_IMAGES is set too), taking its turn with the same arguments. Every run also
 yields `cpu`: the milliseconds of CPU (user + system) of the whole job, all images included,
@@ -86,6 +88,13 @@ def turns(libs, peers, prog, images):
                   for name, exe in (s.split("=", 1) for s in peers)]
 
 
+def rotated(plan, k):
+    """The turns of round `k`: `plan` rotated left by k places, so that over len(plan)
+    consecutive rounds every turn takes every place once."""
+    k %= len(plan)
+    return plan[k:] + plan[:k]
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--lib", action="append", required=True, help="NAME=DIR of a libferrocaf.so")
@@ -99,8 +108,8 @@ def main():
     plan = turns(args.lib, args.peer, args.prog, args.images)
     values = {}
     before = os.getloadavg()[0]
-    for _ in range(args.runs):
-        for name, cmd, env in plan:
+    for k in range(args.runs):
+        for name, cmd, env in rotated(plan, k):
             for result, v in run(cmd, env, args.load).items():
                 values.setdefault((result, name), []).append(v)
     print(f"# {' '.join(sys.argv)}")

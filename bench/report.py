@@ -2,7 +2,8 @@
 
 Rows come from `table_row` (one result of one benchmark at one image count, every runtime);
 with --load, each row also carries the loaded medians, each runtime's degradation (loaded
-time / idle time, or idle bandwidth / loaded bandwidth) and, per peer, the rounds won: in how
+time / idle time, or idle bandwidth / loaded bandwidth) and added time (loaded time minus idle
+time, per byte for bandwidths) and, per peer, the rounds won: in how
 many of the rounds (compare.py's `run_plan`) in which both ran loaded the paired ferrocaf
 column's run was faster than the peer's. Python 3 standard library only.
 
@@ -79,11 +80,27 @@ def table_row(m, b, result, n, pairs, load):
         # Slowdown: how many times worse the loaded run is than the idle one.
         row["loaded"] = {rt: v[1] for rt, v in loaded.items()}
         row["degrade"] = {rt: speedup(unit, vals[rt][0], loaded[rt][0]) for rt in loaded}
+        row["added"] = {rt: added_time(unit, vals[rt][0], loaded[rt][0]) for rt in loaded}
+        row["idle_time"] = {rt: op_time(unit, vals[rt][0]) for rt in runtimes}
         row["loaded_speedups"] = {p: speedup(unit, loaded[f][0], loaded[p][0])
                                   for p, f in pairs.items()}
         row["loaded_won"] = {p: rounds_won(m, name, n, unit, f + LOADED, p + LOADED)
                              for p, f in pairs.items()}
     return row
+
+
+def op_time(unit, v):
+    """The time of one operation of a value `v` (bandwidths: the time per byte, 1/v, the same
+    bytes for every runtime, so comparable across columns); None if `v` is missing."""
+    if v is None or v <= 0:
+        return None
+    return 1.0 / v if higher_is_better(unit) else v
+
+
+def added_time(unit, idle, loaded):
+    """The time the load added to one operation (loaded minus idle, as `op_time`), or None."""
+    a, b = op_time(unit, idle), op_time(unit, loaded)
+    return None if a is None or b is None else b - a
 
 
 def rounds_won(m, name, n, unit, ferro, peer):
@@ -120,6 +137,21 @@ def verdict(row):
     if not known:
         return "—"
     return "yes" if all(df <= max(1.0, dp) * 1.1 for df, dp in known) else "**no**"
+
+
+def added_verdict(row):
+    """Whether the load added to ferrocaf's time no more than to every peer's, each peer
+    against its paired ferrocaf column: added(pairs[p]) <= max(0, added(p)) * 1.1 + 0.1 *
+    idle(pairs[p]) for every peer p where both are known ("—" if there is no such peer). The
+    same allowances as `verdict` (a peer that lost nothing lets ferrocaf lose 10% of its idle
+    time), but in added time rather than in ratios to each runtime's own idle time, which
+    makes the fastest runtime look worst when the load adds the same wait to all."""
+    a, idle = row["added"], row["idle_time"]
+    known = [(a[f], a[p], idle[f]) for p, f in row["pairs"].items()
+             if a[f] is not None and a[p] is not None and idle[f] is not None]
+    if not known:
+        return "—"
+    return "yes" if all(af <= max(0.0, ap) * 1.1 + 0.1 * i for af, ap, i in known) else "**no**"
 
 
 def x(v):
@@ -227,14 +259,21 @@ def write_markdown(path, meta, rows, raw_text, pairs, load):
                   " of its ferrocaf column is at most the peer's slowdown (slowdowns below 1x "
                   "count as 1x; 10% noise allowance), both slowdowns as in the cells (medians of "
                   "all loaded runs over medians of all idle runs); `loaded vs best peer`: the "
-                  "smallest `loaded vs <peer>` ratio, with that peer's (w/r).",
+                  "smallest `loaded vs <peer>` ratio, with that peer's (w/r). `adds no more time` "
+                  "(beside the issue's `degrades no more`, for reading it): yes if for every "
+                  "peer the time the load added to its ferrocaf column (loaded median minus "
+                  "idle median; for bandwidths per byte) is at most the time it added to the "
+                  "peer (none counts as none; allowance 10% of the peer's added time plus 10% "
+                  "of ferrocaf's idle time). A slowdown is a ratio to a runtime's own idle "
+                  "time, so where the load adds the same wait to every runtime the fastest "
+                  "one shows the largest slowdown; the added time does not.",
                   "",
                   "| benchmark | images | " + " | ".join(column_label(rt, compilers) for rt in cols)
                   + " | " + " | ".join(f"loaded vs {p} (ferrocaf {compilers[f]})"
                                        if compilers.get(f) else f"loaded vs {p}"
                                        for p, f in pairs.items())
-                  + " | degrades no more | loaded vs best peer |",
-                  "|---|---:|" + "---|" * len(cols) + "---:|" * len(pairs) + "---|---:|"]
+                  + " | degrades no more | adds no more time | loaded vs best peer |",
+                  "|---|---:|" + "---|" * len(cols) + "---:|" * len(pairs) + "---|---|---:|"]
         for r in rows:
             cells = " | ".join(
                 f"{r['loaded'][rt]} ({r['degrade'][rt]:.1f}x)" if r["degrade"][rt]
@@ -242,8 +281,9 @@ def write_markdown(path, meta, rows, raw_text, pairs, load):
             sp, won = r["loaded_speedups"], r["loaded_won"]
             ratios = " | ".join(with_rounds(sp[p], won[p]) for p in pairs)
             best = best_peer(sp)
+            vs_best = with_rounds(sp[best], won[best]) if best else "—"
             lines.append(f"| {r['name']} | {r['images']} | {cells} | {ratios} | {verdict(r)} | "
-                         f"{with_rounds(sp[best], won[best]) if best else '—'} |")
+                         f"{added_verdict(r)} | {vs_best} |")
     if raw_text:
         lines += ["", "Raw references (`bench/raw/`, C, fork + one MAP_SHARED mapping):", "",
                   raw_text, "",

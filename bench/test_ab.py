@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Unit tests of ab.py: the turns of builds and peers, the round-by-round comparison, and the
-job CPU of a run (its children's included, as a job's images are).
+"""Unit tests of ab.py: the turns of builds and peers, their rotation from round to round, the
+round-by-round comparison, and the job CPU of a run (its children's included, as a job's
+images are).
 
 Usage: python3 bench/test_ab.py   (run by tests/bench_scripts.rs). Standard library only.
 """
@@ -11,7 +12,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from ab import paired, run, turns  # noqa: E402
+from ab import paired, rotated, run, turns  # noqa: E402
 
 # A job: a child that burns 0.2 s of its own CPU, then the RESULT line.
 JOB = """
@@ -37,6 +38,18 @@ class Turns(unittest.TestCase):
         self.assertEqual(envs["b"]["LD_LIBRARY_PATH"], "/lib/b")
         for e in envs.values():
             self.assertEqual((e["FERROCAF_NUM_IMAGES"], e["GFORTRAN_NUM_IMAGES"]), ("4", "4"))
+
+
+class Rotated(unittest.TestCase):
+    def test_every_turn_takes_every_place_once_in_as_many_rounds(self):
+        plan = ["a", "b", "shmem"]
+        rounds = [rotated(plan, k) for k in range(6)]
+        self.assertEqual(rounds[0], plan)
+        for r in rounds:
+            self.assertEqual(sorted(r), sorted(plan))
+        for place in range(3):
+            self.assertEqual(sorted(r[place] for r in rounds[:3]), sorted(plan))
+            self.assertEqual([r[place] for r in rounds[:3]], [r[place] for r in rounds[3:]])
 
 
 class Paired(unittest.TestCase):

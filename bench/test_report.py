@@ -16,8 +16,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from compare import BENCHMARKS, Bench, Measurements, launch_cmd, programs, run_plan  # noqa: E402
-from report import (FERRO, FERRO_HOST, LOADED, OPENCAF, SHMEM, pairing, table_row,  # noqa: E402
-                    verdict, write_markdown, write_svg)
+from report import (FERRO, FERRO_HOST, LOADED, OPENCAF, SHMEM, added_verdict,  # noqa: E402
+                    pairing, table_row, verdict, write_markdown, write_svg)
 
 BOTH = pairing((SHMEM, OPENCAF), True)
 ONE = pairing((SHMEM, OPENCAF), False)
@@ -96,6 +96,55 @@ class Pairing(unittest.TestCase):
         self.assertEqual(verdict(row), "**no**")
 
 
+class AddedTime(unittest.TestCase):
+    def row(self, idle, loaded, unit="us", pairs=ONE):
+        return table_row(measured(idle, unit=unit, loaded=loaded), BENCH,
+                         "put_latency_syncimages", 2, pairs, 2)
+
+    def test_same_added_wait_is_no_worse_although_the_ratio_is(self):
+        # Idle 0.1 against 30; the load adds 1000 to both: slowdown 10001x against 34x.
+        row = self.row({FERRO: 0.1, SHMEM: 30.0, OPENCAF: 30.0},
+                       {FERRO: 1000.1, SHMEM: 1030.0, OPENCAF: 1030.0})
+        self.assertEqual(verdict(row), "**no**")
+        self.assertEqual(added_verdict(row), "yes")
+
+    def test_more_added_time_than_a_peer_is_a_no(self):
+        row = self.row({FERRO: 10.0, SHMEM: 10.0, OPENCAF: 10.0},
+                       {FERRO: 40.0, SHMEM: 30.0, OPENCAF: 50.0})
+        self.assertAlmostEqual(row["added"][FERRO], 30.0)
+        self.assertEqual(added_verdict(row), "**no**")  # 30 > 20 * 1.1 + 1
+        row = self.row({FERRO: 10.0, SHMEM: 10.0, OPENCAF: 10.0},
+                       {FERRO: 32.0, SHMEM: 30.0, OPENCAF: 50.0})
+        self.assertEqual(added_verdict(row), "yes")  # 22 <= 22 + 1
+
+    def test_a_peer_that_lost_nothing_allows_a_tenth_of_the_idle_time(self):
+        idle = {FERRO: 10.0, SHMEM: 10.0, OPENCAF: 10.0}
+        faster = {FERRO: 10.9, SHMEM: 9.0, OPENCAF: 9.5}
+        self.assertEqual(added_verdict(self.row(idle, faster)), "yes")
+        slower = {FERRO: 11.5, SHMEM: 9.0, OPENCAF: 9.5}
+        self.assertEqual(added_verdict(self.row(idle, slower)), "**no**")
+
+    def test_bandwidths_compare_the_time_per_byte(self):
+        # 10 -> 5 GB/s adds 0.1 ns/B; 2 -> 1.8 GB/s adds 0.0556: more added time for ferrocaf.
+        row = self.row({FERRO: 10.0, SHMEM: 2.0, OPENCAF: 2.0},
+                       {FERRO: 5.0, SHMEM: 1.8, OPENCAF: 1.8}, unit="GB/s")
+        self.assertAlmostEqual(row["added"][FERRO], 0.1)
+        self.assertEqual(added_verdict(row), "**no**")
+        row = self.row({FERRO: 10.0, SHMEM: 2.0, OPENCAF: 2.0},
+                       {FERRO: 8.0, SHMEM: 1.8, OPENCAF: 1.8}, unit="GB/s")
+        self.assertEqual(added_verdict(row), "yes")  # 0.025 ns/B
+
+    def test_each_peer_uses_its_paired_column_and_missing_values_are_left_out(self):
+        idle = {FERRO: 1.0, FERRO_HOST: 1.0, SHMEM: 1.0, OPENCAF: 1.0}
+        row = self.row(idle, {FERRO: 2.0, FERRO_HOST: 9.0, SHMEM: 2.0, OPENCAF: 9.0},
+                       pairs=BOTH)
+        self.assertEqual(added_verdict(row), "yes")
+        row = self.row({FERRO: 1.0, SHMEM: 1.0}, {FERRO: 2.0, SHMEM: 2.0})
+        self.assertEqual(added_verdict(row), "yes")  # OpenCoarrays did not run
+        row = self.row({FERRO: 1.0}, {FERRO: 2.0})
+        self.assertEqual(added_verdict(row), "—")
+
+
 class RoundsWon(unittest.TestCase):
     def test_rounds_are_paired_and_failures_left_out(self):
         # Medians: FERRO 3.0, SHMEM 4.0 (4/3 faster) but FERRO faster in only 3 of 5 rounds.
@@ -146,7 +195,7 @@ class Documents(unittest.TestCase):
         self.assertIn("libcaf_shmem with the ferrocaf (gfortran 16) column; OpenCoarrays with "
                       "the ferrocaf (gfortran 12) column", md)
         self.assertIn("| 2.00x | 3.00x |", md)
-        self.assertIn("degrades no more | loaded vs best peer |", md)
+        self.assertIn("degrades no more | adds no more time | loaded vs best peer |", md)
         self.assertIn("OpenCoarrays vs ferrocaf (gfortran 12)", svg)
         self.assertIn(">2.00x<", svg)  # the smaller of the paired speedups
 
@@ -158,8 +207,8 @@ class Documents(unittest.TestCase):
         md, _ = self.write(BOTH, None, load=2, m=loaded_rounds(rounds))
         self.assertIn("| loaded vs libcaf_shmem (ferrocaf gfortran 16) | "
                       "loaded vs OpenCoarrays (ferrocaf gfortran 12) | degrades no more | "
-                      "loaded vs best peer |", md)
-        self.assertIn("| 2.00x (5/5) | 1.50x (4/5) | yes | 1.50x (4/5) |", md)
+                      "adds no more time | loaded vs best peer |", md)
+        self.assertIn("| 2.00x (5/5) | 1.50x (4/5) | yes | yes | 1.50x (4/5) |", md)
         self.assertIn("also run 5 times (`--load-repeat`)", md)
         self.assertIn("(in the first 3 rounds only)", md)
         self.assertIn("(w/r): of the r rounds in which both ran loaded", md)
