@@ -19,6 +19,8 @@
 #                                              with `--features fabric` in target/sid-fabric,
 #                                              Open MPI's mpirun serving PMIx, tcp provider on
 #                                              loopback, at most 4 images): one pass, `fabric`
+#   FERROCAF_FABRIC_PROVIDER=shm scripts/test_sid_mpi.sh --fabric 16 -- accessor
+#                                              the same over libfabric's shm provider
 #   scripts/test_sid_mpi.sh --bed [--mpich] 16 -- accessor
 #                                              the images spread over the hosts of the test bed
 #                                              (scripts/testbed.sh with TESTBED_ROOT = the chroot)
@@ -42,7 +44,8 @@ mpi="Open MPI" target=target/sid-mpi build=() launcher="mpirun --oversubscribe -
 features=mpi passes="${FERROCAF_SID_MPI_PASSES:-shm rma}"
 if [ "${1:-}" = "--fabric" ]; then
     [ "$bed" = 0 ] || { echo "error: --fabric runs on this host only, not with --bed" >&2; exit 2; }
-    mpi="libfabric (tcp)" target=target/sid-fabric features=fabric passes=fabric
+    provider=${FERROCAF_FABRIC_PROVIDER:-tcp}
+    mpi="libfabric ($provider)" target=target/sid-fabric features=fabric passes=fabric
     shift
 fi
 if [ "$bed" = 1 ]; then
@@ -108,7 +111,7 @@ for v in "${versions[@]}"; do
             shm) env=(FERROCAF_HEAP_SIZE=256M) ;;
             rma) env=(FERROCAF_MPI_SHM=0 FERROCAF_HEAP_SIZE=16M) ;;
             # As scripts/test_fabric.sh: loopback only, a small heap, at most 4 images.
-            fabric) env=(FERROCAF_TRANSPORT=fabric FI_PROVIDER=tcp FI_TCP_IFACE=lo
+            fabric) env=(FERROCAF_TRANSPORT=fabric FI_PROVIDER="$provider" FI_TCP_IFACE=lo
                 FERROCAF_HEAP_SIZE=64M
                 FERROCAF_TEST_MAX_IMAGES="${FERROCAF_TEST_MAX_IMAGES:-4}") ;;
             *) echo "error: unknown pass $pass (shm or rma)" >&2; exit 2 ;;

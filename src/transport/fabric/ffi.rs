@@ -1,6 +1,6 @@
 //! The C shim's functions (`shim.c`): every libfabric call of the transport goes through them.
 
-use std::ffi::{c_char, c_int, c_void, CStr};
+use std::ffi::{c_char, c_int, c_uint, c_void, CStr};
 
 /// The shim's endpoint state (opaque: all libfabric structures stay in C).
 #[repr(C)]
@@ -41,7 +41,8 @@ extern "C" {
     /// Opens the endpoint, registers `[seg, seg + len)` for remote reads, writes and atomics,
     /// posts the notification receives and writes the endpoint's name (at most `*namelen`
     /// bytes); with `counting` and a provider offering FI_RMA_EVENT, also opens the counting
-    /// endpoint and writes its name to `cname` (`*cnamelen` bytes; 0 without one).
+    /// endpoint and writes its name to `cname` (`*cnamelen` bytes; 0 without one). Waits for
+    /// this process's own operations call `pause` between empty polls.
     pub(super) fn ff_open(
         out: *mut *mut Ff,
         seg: *mut c_void,
@@ -51,6 +52,7 @@ extern "C" {
         counting: c_int,
         cname: *mut c_void,
         cnamelen: *mut usize,
+        pause: extern "C" fn(idle: *mut c_uint),
     ) -> c_int;
     /// The provider's name.
     pub(super) fn ff_provider(f: *const Ff) -> *const c_char;

@@ -23,6 +23,7 @@ mod calls;
 mod count;
 mod ffi;
 mod imm;
+mod pause;
 mod pump;
 mod rma;
 
@@ -132,6 +133,7 @@ impl Fabric {
                 c_int::from(path == NotifyPath::Counting),
                 cname.as_mut_ptr().cast(),
                 &mut clen,
+                pause::pause,
             )
         };
         if rc < 0 {

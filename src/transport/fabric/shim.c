@@ -58,6 +58,10 @@ struct ff {
 	 * operations (so that their buffers are posted again), in arrival order from head. */
 	struct arrival *stash;
 	size_t stash_head, stash_len, stash_cap;
+	/* Pauses a wait for this process's own operations after `*idle` empty polls (and counts
+	 * this one): the transport's policy (fabric/pause.rs: spins, then yields through the
+	 * image's yield gate while yields come back fast, then naps). */
+	void (*pause)(unsigned *idle);
 };
 
 static const uint64_t CAPS = FI_RMA | FI_ATOMIC | FI_MSG | FI_READ | FI_WRITE | FI_SEND |
@@ -110,21 +114,6 @@ int ff_providers(char *out, size_t len)
 	}
 	fi_freeinfo(list);
 	return 0;
-}
-
-/* Backs off after `*idle` empty polls: spins first, then yields the processor, then naps, so
- * that a wait on an oversubscribed machine leaves the processor to the peer it waits for. */
-static void back_off(unsigned *idle)
-{
-	*idle += 1;
-	if (*idle < 64)
-		return;
-	if (*idle < 1024) {
-		sched_yield();
-		return;
-	}
-	struct timespec nap = {.tv_sec = 0, .tv_nsec = 20000};
-	nanosleep(&nap, NULL);
 }
 
 /* Names endpoint k of this process for the shm provider, before it is enabled. shm's default
@@ -231,9 +220,10 @@ static int open_counting(struct ff *f, void *cname, size_t *cnamelen)
 /* Opens the endpoint, registers [seg, seg + len) for remote reads, writes and atomics, posts
  * the notification receives and writes the endpoint's name (at most *namelen bytes). With
  * `counting`, and a provider offering FI_RMA_EVENT, also opens the counting endpoint and
- * writes its name to cname (*cnamelen bytes; 0 without one). */
+ * writes its name to cname (*cnamelen bytes; 0 without one). Waits for this process's own
+ * operations pause with `pause`. */
 int ff_open(struct ff **out, void *seg, size_t len, void *name, size_t *namelen, int counting,
-	    void *cname, size_t *cnamelen)
+	    void *cname, size_t *cnamelen, void (*pause)(unsigned *idle))
 {
 	struct ff *f = calloc(1, sizeof *f);
 	struct fi_info *h = hints();
@@ -241,6 +231,7 @@ int ff_open(struct ff **out, void *seg, size_t len, void *name, size_t *namelen,
 	if (!f || !h)
 		return -FI_ENOMEM;
 	*out = f;
+	f->pause = pause;
 	rc = fi_getinfo(FI_VERSION(1, 17), NULL, NULL, 0, h, &f->info);
 	fi_freeinfo(h);
 	if (rc)
@@ -428,7 +419,7 @@ int ff_wait(struct ff *f)
 		if (rc < 0)
 			return rc;
 		if (rc == 0)
-			back_off(&idle);
+			f->pause(&idle);
 	}
 	return 0;
 }
@@ -444,7 +435,7 @@ int ff_wait(struct ff *f)
 				r_ = stash_rx(f);                                                \
 			if (r_ < 0)                                                              \
 				return r_;                                                       \
-			back_off(&idle_);                                                        \
+			(f)->pause(&idle_);                                                      \
 		}                                                                                \
 		if (rc_)                                                                         \
 			return (int)rc_;                                                         \
