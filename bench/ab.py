@@ -9,14 +9,14 @@ LD_LIBRARY_PATH overrides) and FERROCAF_NUM_IMAGES; the builds take turns, run b
 see the same outside load; with --load N each run is beside N CPU-bound processes
 (bench/load.py); round k starts at the k-th turn (rotated), so that no build always runs first
 or right after a given one: a run's place in its round moved its time by up to 32% in A/A runs
-(bench/NOTES.md, "Position bias"). `--peer NAME=EXE` adds the same program built for another runtime (GCC 16's
-libcaf_shmem: run ab.py in the sid chroot, `scripts/sid.sh run python3 bench/ab.py ...`;
-GFORTRAN_NUM_IMAGES is set too), taking its turn with the same arguments. Every run also
-yields `cpu`: the milliseconds of CPU (user + system) of the whole job, all images included,
-which outside load changes far less than its timings. Prints, per build and RESULT, the median
-and [min-max] over the runs; per other build, the median of its ratios to the first build's
-value of the same round and in how many rounds the first build's was lower; and the 1-minute
-load average before and after. Python 3 standard library only.
+(bench/NOTES.md, "Position bias"). `--peer NAME=EXE` adds the same program built for another
+runtime (GCC 16's libcaf_shmem: run ab.py in the sid chroot, `scripts/sid.sh run python3
+bench/ab.py ...`; GFORTRAN_NUM_IMAGES is set too), taking its turn with the same arguments.
+Every run also yields `cpu`: the milliseconds of CPU (user + system) of the whole job, all
+images included, which outside load changes far less than its timings. Prints, per build and
+RESULT, the median and [min-max] over the runs; per other build, the median of its ratios to the
+first build's value of the same round and in how many rounds the first build's was lower; and
+the 1-minute load average before and after. Python 3 standard library only.
 """
 
 import argparse
