@@ -48,8 +48,10 @@ pub struct Header {
     /// received as many, so a notification sent before an image control statement is never
     /// still in flight after it).
     pub notes: AtomicU32,
-    /// 1 + the CPU this image last started a blocking wait on (0: none yet): a put into it
-    /// from the same CPU keeps ordinary stores (`shm/stream.rs`).
+    /// 1 + the CPU this image was on when it last started or ended a blocking wait (0: none
+    /// yet), with `on_cpu::WAITING` set while it is in one (`transport/on_cpu.rs`): a put into
+    /// it from the same CPU keeps ordinary stores (`shm/stream.rs`), and a wait of an image on
+    /// that CPU sleeps instead of yielding while it is not waiting.
     pub cpu: AtomicU32,
     _pad0: [u8; LINE - 28],
     /// Doorbell sequence; a futex word that wakers bump.
