@@ -399,3 +399,7 @@ impl Waiter {
         }
     }
 }
+
+#[cfg(test)]
+#[path = "wait_tests.rs"]
+mod tests;
