@@ -73,6 +73,9 @@ pub struct Waiter {
     /// when images outnumber the cores, where yields are how they take turns): a wait sleeps
     /// instead of yielding while one of them runs on its CPU ([`Waiter::queued_here`]).
     peers: Box<[&'static Header]>,
+    /// Whether the other images of the job read this one's [`Header::cpu`] word when they are
+    /// about to yield (each image has a core): its waits then mark their start and end there.
+    watched: bool,
     /// This image's statistics (wait times are added to them).
     pub stats: &'static Stats,
 }
@@ -106,6 +109,7 @@ impl Waiter {
             gate,
             parking: AtomicBool::new(false),
             peers,
+            watched: !shared,
             stats,
         }
     }
@@ -245,7 +249,9 @@ impl Waiter {
         }
         let r = self.spin_then_sleep(poll, kind == Kind::Lock);
         self.parking.store(false, Ordering::Relaxed);
-        on_cpu::publish(self.header, false);
+        if self.watched {
+            on_cpu::publish(self.header, false);
+        }
         r
     }
 
@@ -258,7 +264,7 @@ impl Waiter {
         mut poll: impl FnMut() -> Option<CafResult<T>>,
         lock: bool,
     ) -> CafResult<T> {
-        crate::transport::shm::stream::wait_begins(self.header);
+        crate::transport::shm::stream::wait_begins(self.header, self.watched);
         if lock && self.spin > 0 {
             if let Some(r) = (0..self.spin.min(LOCK_POLLS)).find_map(|_| {
                 std::hint::spin_loop();

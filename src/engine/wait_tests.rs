@@ -124,10 +124,18 @@ fn a_waiting_partner_or_one_on_another_cpu_is_yielded_to() {
 }
 
 #[test]
-fn with_images_outnumbering_the_cores_waits_yield_to_partners_on_their_cpu() {
+fn with_images_outnumbering_the_cores_waits_yield_and_publish_only_their_cpu() {
     let pair = Pair::new();
     let w = pair.waiter(true);
     assert!(!with_partner_here(pair, || w.queued_here()));
+    let mut during = WAITING;
+    w.block(|| {
+        during = pair.headers[0].cpu.load(Ordering::Relaxed);
+        Some(Ok(()))
+    })
+    .unwrap();
+    assert_eq!(during & WAITING, 0, "nobody reads the waiting bit");
+    assert_ne!(during, 0, "the CPU for large puts");
 }
 
 #[test]

@@ -2,7 +2,8 @@
 //! it last started or ended a blocking wait (0: the kernel does not say), with [`WAITING`] set
 //! from the start of such a wait to its end. Written twice per wait, read by other images only
 //! when they are about to yield (and by large puts, `shm/stream.rs`), so the line is not one
-//! that others poll.
+//! that others poll. When images outnumber the cores nobody reads the bit (yields are how they
+//! take turns), and a wait only records its CPU when it starts, when that changed.
 //!
 //! A wait about to hand its CPU over with `sched_yield` asks [`runnable_beside`] whether an
 //! image that is not waiting last ran on the CPU it runs on: that image is then queued behind

@@ -18,10 +18,10 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 pub const STREAM_MIN: usize = 32 * 1024;
 
 /// What a blocking wait of this image tells the large-put rule when it starts: the CPU it
-/// waits on ([`on_cpu::publish`]), and that its current execution segment ended
-/// ([`segment_ends`]).
-pub fn wait_begins(header: &Header) {
-    on_cpu::publish(header, true);
+/// waits on ([`on_cpu::publish`], marked as waiting when other images' waits `watch` the word),
+/// and that its current execution segment ended ([`segment_ends`]).
+pub fn wait_begins(header: &Header, watched: bool) {
+    on_cpu::publish(header, watched);
     segment_ends();
 }
 
