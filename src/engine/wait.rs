@@ -73,9 +73,6 @@ pub struct Waiter {
     /// when images outnumber the cores, where yields are how they take turns): a wait sleeps
     /// instead of yielding while one of them runs on its CPU ([`Waiter::queued_here`]).
     peers: Box<[&'static Header]>,
-    /// Whether the other images of the job read this one's [`Header::cpu`] word when they are
-    /// about to yield (each image has a core): its waits then mark their start and end there.
-    watched: bool,
     /// This image's statistics (wait times are added to them).
     pub stats: &'static Stats,
 }
@@ -109,20 +106,24 @@ impl Waiter {
             gate,
             parking: AtomicBool::new(false),
             peers,
-            watched: !shared,
             stats,
         }
     }
 
-    /// Whether another image that is not in a wait last ran on the CPU this one runs on
-    /// ([`on_cpu::runnable_beside`]): it is then queued behind this image, and a wait should
-    /// sleep rather than yield or spin (`transport/on_cpu.rs`). False when the peers are not
+    /// Whether another image that is not asleep on its doorbell last ran on the CPU this one
+    /// runs on ([`on_cpu::runnable_beside`]): it is then queued behind this image, and a wait
+    /// should sleep rather than yield or spin (`transport/on_cpu.rs`). False when no peers are
     /// watched or the CPU is unknown.
     fn queued_here(&self) -> bool {
         !self.peers.is_empty()
             && on_cpu::runnable_beside(
                 on_cpu::this_cpu(),
-                self.peers.iter().map(|h| h.cpu.load(Ordering::Relaxed)),
+                self.peers.iter().map(|h| {
+                    (
+                        h.cpu.load(Ordering::Relaxed),
+                        h.sleepers.load(Ordering::Relaxed),
+                    )
+                }),
             )
     }
 
@@ -249,8 +250,9 @@ impl Waiter {
         }
         let r = self.spin_then_sleep(poll, kind == Kind::Lock);
         self.parking.store(false, Ordering::Relaxed);
-        if self.watched {
-            on_cpu::publish(self.header, false);
+        if !self.peers.is_empty() {
+            // The CPU this image goes on running on, for its peers' waits about to yield.
+            on_cpu::publish(self.header);
         }
         r
     }
@@ -264,7 +266,7 @@ impl Waiter {
         mut poll: impl FnMut() -> Option<CafResult<T>>,
         lock: bool,
     ) -> CafResult<T> {
-        crate::transport::shm::stream::wait_begins(self.header, self.watched);
+        crate::transport::shm::stream::wait_begins(self.header);
         if lock && self.spin > 0 {
             if let Some(r) = (0..self.spin.min(LOCK_POLLS)).find_map(|_| {
                 std::hint::spin_loop();

@@ -2,7 +2,7 @@
 //! a fake 2-image transport whose headers live in this process.
 
 use super::*;
-use crate::transport::on_cpu::{this_cpu, word, WAITING};
+use crate::transport::on_cpu::this_cpu;
 use crate::transport::{AtomicOp, CopyPlan, Full, Notification, Place};
 
 /// Two images' headers in this process; this thread is image 0.
@@ -68,9 +68,7 @@ impl Transport for Pair {
 /// this thread's CPU (the thread may move in between), returns true.
 fn with_partner_here(pair: &Pair, f: impl Fn() -> bool) -> bool {
     (0..100).any(|_| {
-        pair.headers[1]
-            .cpu
-            .store(word(this_cpu(), false), Ordering::Relaxed);
+        pair.headers[1].cpu.store(this_cpu(), Ordering::Relaxed);
         f()
     })
 }
@@ -88,7 +86,7 @@ fn polls_before_parking(w: &Waiter) -> u32 {
 }
 
 #[test]
-fn a_partner_running_on_this_cpu_makes_the_wait_sleep_instead_of_yielding() {
+fn a_partner_awake_on_this_cpu_makes_the_wait_sleep_instead_of_yielding() {
     let pair = Pair::new();
     let w = pair.waiter(false);
     assert!(with_partner_here(pair, || w.queued_here()));
@@ -104,17 +102,17 @@ fn a_partner_running_on_this_cpu_makes_the_wait_sleep_instead_of_yielding() {
 }
 
 #[test]
-fn a_waiting_partner_or_one_on_another_cpu_is_yielded_to() {
+fn a_sleeping_partner_or_one_on_another_cpu_is_yielded_to() {
     let pair = Pair::new();
     let w = pair.waiter(false);
-    let partner = &pair.headers[1].cpu;
-    partner.store(word(this_cpu(), true), Ordering::Relaxed);
-    assert!(!w.queued_here(), "a waiting partner");
-    partner.store(word(this_cpu() + 1, false), Ordering::Relaxed);
+    let partner = pair.headers[1];
+    partner.sleepers.store(1, Ordering::Relaxed);
+    assert!(!with_partner_here(pair, || w.queued_here()), "asleep");
+    partner.sleepers.store(0, Ordering::Relaxed);
+    partner.cpu.store(this_cpu() + 1, Ordering::Relaxed);
     assert!(!w.queued_here(), "another CPU");
-    partner.store(0, Ordering::Relaxed);
+    partner.cpu.store(0, Ordering::Relaxed);
     assert!(!w.queued_here(), "not known yet");
-    partner.store(word(this_cpu(), true), Ordering::Relaxed);
     let w = pair.loaded_waiter();
     assert_eq!(
         polls_before_parking(&w),
@@ -124,33 +122,24 @@ fn a_waiting_partner_or_one_on_another_cpu_is_yielded_to() {
 }
 
 #[test]
-fn with_images_outnumbering_the_cores_waits_yield_and_publish_only_their_cpu() {
+fn with_images_outnumbering_the_cores_waits_yield_to_partners_on_their_cpu() {
     let pair = Pair::new();
     let w = pair.waiter(true);
     assert!(!with_partner_here(pair, || w.queued_here()));
-    let mut during = WAITING;
-    w.block(|| {
-        during = pair.headers[0].cpu.load(Ordering::Relaxed);
-        Some(Ok(()))
-    })
-    .unwrap();
-    assert_eq!(during & WAITING, 0, "nobody reads the waiting bit");
-    assert_ne!(during, 0, "the CPU for large puts");
 }
 
 #[test]
-fn a_wait_publishes_its_cpu_while_it_waits_and_after() {
-    let pair = Pair::new();
-    let w = pair.waiter(false);
-    let own = &pair.headers[0].cpu;
-    let mut during = 0;
-    w.block(|| {
-        during = own.load(Ordering::Relaxed);
-        Some(Ok(()))
-    })
-    .unwrap();
-    assert_ne!(during & WAITING, 0, "in the wait");
-    let after = own.load(Ordering::Relaxed);
-    assert_eq!(after & WAITING, 0, "after it");
-    assert_ne!(after, 0, "Linux tells a thread its CPU");
+fn a_wait_publishes_its_cpu() {
+    for shared in [false, true] {
+        let pair = Pair::new();
+        let w = pair.waiter(shared);
+        let mut during = 0;
+        w.block(|| {
+            during = pair.headers[0].cpu.load(Ordering::Relaxed);
+            Some(Ok(()))
+        })
+        .unwrap();
+        assert_ne!(during, 0, "Linux tells a thread its CPU");
+        assert_ne!(pair.headers[0].cpu.load(Ordering::Relaxed), 0);
+    }
 }

@@ -49,9 +49,9 @@ pub struct Header {
     /// still in flight after it).
     pub notes: AtomicU32,
     /// 1 + the CPU this image was on when it last started or ended a blocking wait (0: none
-    /// yet), with `on_cpu::WAITING` set while it is in one (`transport/on_cpu.rs`): a put into
-    /// it from the same CPU keeps ordinary stores (`shm/stream.rs`), and a wait of an image on
-    /// that CPU sleeps instead of yielding while it is not waiting.
+    /// yet; `transport/on_cpu.rs`): a put into it from the same CPU keeps ordinary stores
+    /// (`shm/stream.rs`), and a wait of another image on that CPU sleeps instead of yielding
+    /// while this one is not asleep on its doorbell.
     pub cpu: AtomicU32,
     _pad0: [u8; LINE - 28],
     /// Doorbell sequence; a futex word that wakers bump.

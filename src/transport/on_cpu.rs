@@ -1,58 +1,44 @@
 //! Where each image runs: one word in its header ([`Header::cpu`]), 1 + the CPU it was on when
-//! it last started or ended a blocking wait (0: the kernel does not say), with [`WAITING`] set
-//! from the start of such a wait to its end. Written twice per wait, read by other images only
-//! when they are about to yield (and by large puts, `shm/stream.rs`), so the line is not one
-//! that others poll. When images outnumber the cores nobody reads the bit (yields are how they
-//! take turns), and a wait only records its CPU when it starts, when that changed.
+//! it last started or ended a blocking wait (0: not known). Stored only when it changed, and
+//! read by other images only when they are about to yield (and by large puts,
+//! `shm/stream.rs`), so the line is not one that others poll.
 //!
-//! A wait about to hand its CPU over with `sched_yield` asks [`runnable_beside`] whether an
-//! image that is not waiting last ran on the CPU it runs on: that image is then queued behind
-//! it (two images of a job with a core each share one CPU only beside outside load), and the
-//! wait sleeps instead. Yielding would keep both images runnable on that CPU, which the
-//! kernel's load balancer reads as the busier one and splits the pair, each then beside a
-//! CPU-bound process (bench/NOTES.md, branches apart and cpuside).
+//! A wait about to hand its CPU over with `sched_yield` asks [`runnable_beside`] whether
+//! another image last ran on the CPU it runs on and is not asleep on its doorbell: that image
+//! is then queued behind it (two images of a job with a core each share one CPU only beside
+//! outside load), and the wait sleeps instead. Handing the CPU back and forth by yields would
+//! keep both images runnable there, which the kernel's load balancer reads as the busier CPU
+//! and splits the pair, each then beside a CPU-bound process (bench/NOTES.md, branches apart
+//! and cpuside).
 
 use crate::transport::control::Header;
 use std::sync::atomic::Ordering;
-
-/// The bit of [`Header::cpu`] set while the image is in a blocking wait.
-pub const WAITING: u32 = 1 << 31;
 
 /// 1 + the CPU this thread runs on (0 when the kernel does not say). glibc reads it from the
 /// thread's rseq area where the kernel registered one, else through the vDSO's `getcpu`.
 pub fn this_cpu() -> u32 {
     // SAFETY: no arguments, no memory handed over; returns -1 on failure.
     let c = unsafe { libc::sched_getcpu() };
-    u32::try_from(c).map_or(0, |c| (c + 1) & !WAITING)
+    u32::try_from(c).map_or(0, |c| c.wrapping_add(1))
 }
 
-/// The word of an image on `cpu` (1 + CPU, 0: unknown), `waiting` or not.
-pub fn word(cpu: u32, waiting: bool) -> u32 {
-    if waiting {
-        cpu | WAITING
-    } else {
-        cpu
+/// Records in this image's `header` the CPU it runs on (a blocking wait starts or ends).
+/// Stores only when it changed, so the line stays shared with the images that read it.
+pub fn publish(header: &Header) {
+    let c = this_cpu();
+    if header.cpu.load(Ordering::Relaxed) != c {
+        header.cpu.store(c, Ordering::Relaxed);
     }
 }
 
-/// 1 + the CPU in `word` (0: unknown).
-pub fn cpu_of(word: u32) -> u32 {
-    word & !WAITING
-}
-
-/// Records in this image's `header` the CPU it runs on and whether it is `waiting` (a blocking
-/// wait starts or ends). Stores only when the word changed.
-pub fn publish(header: &Header, waiting: bool) {
-    let w = word(this_cpu(), waiting);
-    if header.cpu.load(Ordering::Relaxed) != w {
-        header.cpu.store(w, Ordering::Relaxed);
-    }
-}
-
-/// Whether one of the words `peers` is that of an image not in a wait on `cpu` (1 + the CPU
-/// of the image asking; 0, unknown, never matches).
-pub fn runnable_beside(cpu: u32, peers: impl IntoIterator<Item = u32>) -> bool {
-    cpu != 0 && peers.into_iter().any(|w| w == cpu)
+/// Whether one of `peers`, each an image's `(cpu word, sleepers)` ([`Header::cpu`],
+/// [`Header::sleepers`]), last ran on `cpu` (1 + the CPU of the image asking; 0, unknown,
+/// never matches) and is not asleep on its doorbell: it is then runnable on that CPU.
+pub fn runnable_beside(cpu: u32, peers: impl IntoIterator<Item = (u32, u32)>) -> bool {
+    cpu != 0
+        && peers
+            .into_iter()
+            .any(|(w, sleepers)| w == cpu && sleepers == 0)
 }
 
 #[cfg(test)]
@@ -60,40 +46,39 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_peer_running_on_this_cpu_is_queued_beside_it() {
-        assert!(runnable_beside(3, [word(1, false), word(3, false)]));
+    fn an_awake_peer_on_this_cpu_is_runnable_beside_it() {
+        assert!(runnable_beside(3, [(1, 0), (3, 0)]));
     }
 
     #[test]
-    fn a_waiting_peer_or_one_on_another_cpu_is_not() {
-        assert!(!runnable_beside(3, [word(3, true), word(2, false)]));
+    fn a_sleeping_peer_or_one_on_another_cpu_is_not() {
+        assert!(!runnable_beside(3, [(3, 1), (2, 0)]));
         assert!(!runnable_beside(3, []));
     }
 
     #[test]
     fn an_unknown_cpu_never_matches() {
-        assert!(!runnable_beside(0, [word(0, false), 0]));
-        assert!(!runnable_beside(2, [word(0, false)]));
+        assert!(!runnable_beside(0, [(0, 0)]));
+        assert!(!runnable_beside(2, [(0, 0)]));
     }
 
     #[test]
-    fn the_word_keeps_the_cpu_and_the_waiting_bit_apart() {
-        assert_eq!(cpu_of(word(5, true)), 5);
-        assert_eq!(cpu_of(word(5, false)), 5);
-        assert_ne!(word(5, true), word(5, false));
-        assert_eq!(this_cpu() & WAITING, 0);
-    }
-
-    #[test]
-    fn publish_marks_the_wait_and_this_cpu() {
+    fn publish_records_this_cpu() {
         // SAFETY: a Header is plain atomics and padding, for which all-zero bytes are valid.
         let h: Header = unsafe { std::mem::zeroed() };
-        publish(&h, true);
-        let w = h.cpu.load(Ordering::Relaxed);
-        assert_ne!(w & WAITING, 0);
-        publish(&h, false);
-        let w = h.cpu.load(Ordering::Relaxed);
-        assert_eq!(w & WAITING, 0);
-        assert_ne!(cpu_of(w), 0, "Linux tells a thread its CPU");
+        publish(&h);
+        assert_ne!(
+            h.cpu.load(Ordering::Relaxed),
+            0,
+            "Linux tells a thread its CPU"
+        );
+        let seen = (0..100).any(|_| {
+            publish(&h);
+            h.cpu.load(Ordering::Relaxed) == this_cpu()
+        });
+        assert!(
+            seen,
+            "the thread may move in between: one of many tries sees it stay"
+        );
     }
 }

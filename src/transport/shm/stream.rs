@@ -18,10 +18,10 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 pub const STREAM_MIN: usize = 32 * 1024;
 
 /// What a blocking wait of this image tells the large-put rule when it starts: the CPU it
-/// waits on ([`on_cpu::publish`], marked as waiting when other images' waits `watch` the word),
-/// and that its current execution segment ended ([`segment_ends`]).
-pub fn wait_begins(header: &Header, watched: bool) {
-    on_cpu::publish(header, watched);
+/// waits on ([`on_cpu::publish`]), and that its current execution segment ended
+/// ([`segment_ends`]).
+pub fn wait_begins(header: &Header) {
+    on_cpu::publish(header);
     segment_ends();
 }
 
@@ -31,7 +31,7 @@ pub fn wait_begins(header: &Header, watched: bool) {
 /// would have to come back from memory (bench/NOTES.md, "Large puts", beside 2 CPU-bound
 /// processes).
 pub fn worth_streaming(header: &Header, n: usize) -> bool {
-    n >= STREAM_MIN && on_cpu::cpu_of(header.cpu.load(Ordering::Relaxed)) != on_cpu::this_cpu()
+    n >= STREAM_MIN && header.cpu.load(Ordering::Relaxed) != on_cpu::this_cpu()
 }
 
 /// How many execution segments (Fortran 2018 11.6.2) of this image have ended: every blocking
@@ -183,13 +183,11 @@ mod tests {
         assert!(worth_streaming(&h, STREAM_MIN), "another CPU");
         if this_cpu() != 0 {
             // The thread may move between the two calls: one of many tries sees it stay.
-            for waiting in [true, false] {
-                let stays = (0..100).any(|_| {
-                    publish(&h, waiting);
-                    !worth_streaming(&h, 1 << 20)
-                });
-                assert!(stays, "this CPU, waiting: {waiting}");
-            }
+            let stays = (0..100).any(|_| {
+                publish(&h);
+                !worth_streaming(&h, 1 << 20)
+            });
+            assert!(stays, "this CPU");
         }
     }
 
