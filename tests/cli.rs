@@ -133,6 +133,38 @@ fn info_lists_the_variables() {
     assert!(text(&bad.stdout).contains("events:      INVALID"));
 }
 
+/// The spin budget `info` shows is shared memory's default: 20000 polls when each image has a
+/// CPU, none when the images outnumber the CPUs, FERROCAF_SPIN when set.
+#[test]
+fn info_shows_the_spin_default() {
+    let spin = |images: &str, var: Option<&str>| {
+        let mut cmd = ferrocaf(&["info"]);
+        cmd.env("FERROCAF_NUM_IMAGES", images)
+            .env("FERROCAF_CPUS", "2");
+        if let Some(v) = var {
+            cmd.env("FERROCAF_SPIN", v);
+        }
+        let out = run(&mut cmd);
+        expect_code(&out, 0);
+        let info = text(&out.stdout);
+        let line = info.lines().find(|l| l.starts_with("spin:"));
+        line.unwrap_or_else(|| panic!("no spin line:\n{info}"))
+            .to_string()
+    };
+    assert_eq!(
+        spin("2", None),
+        "spin:        20000 iterations before a wait sleeps"
+    );
+    assert_eq!(
+        spin("3", None),
+        "spin:        0 iterations before a wait sleeps"
+    );
+    assert_eq!(
+        spin("2", Some("5")),
+        "spin:        5 iterations before a wait sleeps"
+    );
+}
+
 #[test]
 fn build_then_run_on_three_images() {
     fortran_ready();

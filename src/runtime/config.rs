@@ -18,7 +18,7 @@ pub const VARIABLES: &[(&str, &str)] = &[
     ("FERROCAF_NUM_IMAGES", "number of images when a program is started directly (default: CPUs available)"),
     ("GFORTRAN_NUM_IMAGES", "same as FERROCAF_NUM_IMAGES (GCC 16 convention); FERROCAF_NUM_IMAGES wins"),
     ("FERROCAF_HEAP_SIZE", "bytes of symmetric coarray heap per image, e.g. 512M, 2GiB, 1.5G (units are powers of 1024; default 1G)"),
-    ("FERROCAF_SPIN", "spin iterations before a wait sleeps; 0 = sleep at once (default: 2000, 0 when oversubscribed)"),
+    ("FERROCAF_SPIN", "spin iterations before a wait sleeps; 0 = sleep at once (default: 20000 over shared memory, 2000 over MPI and libfabric, 0 when oversubscribed)"),
     ("FERROCAF_CPUS", "CPUs the images share, which choose the barrier and small-collective algorithms and the spin default (default: CPUs available)"),
     ("FERROCAF_EVENTS", "how EVENT POST/WAIT work: atomic (counter), p2p (eager messages) or notified (matching engine); default atomic"),
     ("FERROCAF_TRANSPORT", "shm (one machine, the default), mpi (default when started by an MPI launcher; needs the `mpi` feature) or fabric (libfabric under a PMIx launcher; needs the `fabric` feature)"),
@@ -178,19 +178,40 @@ pub fn cpus_or(default: usize) -> Result<usize, ConfigError> {
     Ok(read("FERROCAF_CPUS", parse)?.unwrap_or(default))
 }
 
-/// Spin iterations before sleeping, given the image count (images share [`cpus`]).
+/// Default spin budget of a wait that sleeps on a doorbell until woken (shared memory) when
+/// each image has a CPU: about 0.5 ms of polls (25 ns each), so that a 2-image wait outlasts
+/// the usual imbalance of the images' compute instead of paying a futex sleep and wake-up
+/// (bench/NOTES.md, branch spin).
+pub const SPIN_SLEEPING: u32 = 20_000;
+/// Default spin budget of a wait that naps between polls (MPI, libfabric: each turn drives the
+/// transport's progress) when each image has a CPU.
+pub const SPIN_NAPPING: u32 = 2_000;
+
+/// Spin iterations before sleeping over shared memory, given the image count (images share
+/// [`cpus`]).
 pub fn spin(n_images: usize) -> Result<u32, ConfigError> {
-    spin_on(n_images, cpus()?)
+    spin_on(n_images, cpus()?, SPIN_SLEEPING)
 }
 
-/// Spin iterations before sleeping for `n_images` images sharing `cpus` processors.
-pub fn spin_on(n_images: usize, cpus: usize) -> Result<u32, ConfigError> {
+/// Spin iterations before sleeping for `n_images` images sharing `cpus` processors: FERROCAF_SPIN
+/// if set, else [`spin_default`] with `budget`.
+pub fn spin_on(n_images: usize, cpus: usize, budget: u32) -> Result<u32, ConfigError> {
     let parse = |v: &str, t: &str| {
         t.trim()
             .parse::<u32>()
             .map_err(|_| ConfigError(format!("{v}={t:?} is not a non-negative number")))
     };
-    Ok(read("FERROCAF_SPIN", parse)?.unwrap_or(if n_images > cpus { 0 } else { 2000 }))
+    Ok(read("FERROCAF_SPIN", parse)?.unwrap_or(spin_default(n_images, cpus, budget)))
+}
+
+/// The spin budget without FERROCAF_SPIN: `budget` when each of `n_images` images has one of
+/// the `cpus` processors, else 0 (waits sleep at once and leave the cores to the images).
+pub fn spin_default(n_images: usize, cpus: usize, budget: u32) -> u32 {
+    if n_images > cpus {
+        0
+    } else {
+        budget
+    }
 }
 
 /// Checks every variable an image will read, so that a bad value is reported once, by the
@@ -230,5 +251,13 @@ mod tests {
             .unwrap_err()
             .0
             .contains("N=\"four\""));
+    }
+
+    #[test]
+    fn spin_defaults() {
+        assert_eq!(spin_default(2, 2, SPIN_SLEEPING), 20_000);
+        assert_eq!(spin_default(1, 2, SPIN_NAPPING), 2_000);
+        assert_eq!(spin_default(3, 2, SPIN_SLEEPING), 0);
+        assert_eq!(spin_default(8, 2, SPIN_NAPPING), 0);
     }
 }

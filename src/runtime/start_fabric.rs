@@ -28,7 +28,8 @@ pub(super) fn join() -> Runtime {
     let cpus = crate::sys::proc::online_cpus();
     // Where the launcher placed the images is unknown here: assume they share this node's
     // processors (the safe choice: waits nap instead of spinning when oversubscribed).
-    let spin = config::spin_on(fabric.num_images(), cpus).unwrap_or_else(|e| fail(e));
+    let spin = config::spin_on(fabric.num_images(), cpus, config::SPIN_NAPPING)
+        .unwrap_or_else(|e| fail(e));
     let fabric: &'static Fabric = Box::leak(Box::new(fabric));
     fabric.start_progress();
     // No job block reference: error termination is PMIx_Abort, which ends every process.

@@ -27,7 +27,8 @@ pub(super) fn join() -> Runtime {
     // nothing about oversubscription: compare the node's images with the node's processors
     // (and the job's with as many processors per node).
     let cpus = crate::sys::proc::online_cpus();
-    let spin = config::spin_on(mpi.node_images(), cpus).unwrap_or_else(|e| fail(e));
+    let spin =
+        config::spin_on(mpi.node_images(), cpus, config::SPIN_NAPPING).unwrap_or_else(|e| fail(e));
     let job_cpus = cpus * mpi.n.div_ceil(mpi.node_images());
     // No job block reference: error termination is MPI_Abort, which ends every rank.
     build(
