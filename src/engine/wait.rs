@@ -14,9 +14,8 @@ use super::pace::{Pace, Step};
 use super::stats::Stats;
 use super::status::news;
 use crate::error::CafResult;
-use crate::transport::control::{Header, JobBlock, HEADER};
+use crate::transport::control::{Header, JobBlock};
 use crate::transport::doorbell::{Bell, OsFutex};
-use crate::transport::on_cpu;
 use crate::transport::owner;
 use crate::transport::yield_gate::{self, YieldGate};
 use crate::transport::Transport;
@@ -69,10 +68,6 @@ pub struct Waiter {
     gate: &'static YieldGate,
     /// Whether the current wait's polls are those right before it sleeps ([`Waiter::parking`]).
     parking: AtomicBool,
-    /// The headers of the other images this process maps, when each image has a core (empty
-    /// when images outnumber the cores, where yields are how they take turns): a wait sleeps
-    /// instead of yielding while one of them runs on its CPU ([`Waiter::queued_here`]).
-    peers: Box<[&'static Header]>,
     /// This image's statistics (wait times are added to them).
     pub stats: &'static Stats,
 }
@@ -90,14 +85,6 @@ impl Waiter {
     ) -> Waiter {
         let gate = yield_gate::image();
         gate.set_shared(shared);
-        let me = tp.this_image();
-        let peers = (0..tp.num_images())
-            .filter(|&i| i != me && !shared)
-            .filter_map(|i| tp.direct(i, HEADER))
-            // SAFETY: every mapped segment begins with a Header and stays mapped for the life
-            // of the process.
-            .map(|a| unsafe { &*(a as *const Header) })
-            .collect();
         Waiter {
             header,
             job,
@@ -105,26 +92,8 @@ impl Waiter {
             spin,
             gate,
             parking: AtomicBool::new(false),
-            peers,
             stats,
         }
-    }
-
-    /// Whether another image that is not asleep on its doorbell last ran on the CPU this one
-    /// runs on ([`on_cpu::runnable_beside`]): it is then queued behind this image, and a wait
-    /// should sleep rather than yield or spin (`transport/on_cpu.rs`). False when no peers are
-    /// watched or the CPU is unknown.
-    fn queued_here(&self) -> bool {
-        !self.peers.is_empty()
-            && on_cpu::runnable_beside(
-                on_cpu::this_cpu(),
-                self.peers.iter().map(|h| {
-                    (
-                        h.cpu.load(Ordering::Relaxed),
-                        h.sleepers.load(Ordering::Relaxed),
-                    )
-                }),
-            )
     }
 
     /// Whether the poll running now is one right before this image sleeps (or, over a
@@ -250,10 +219,6 @@ impl Waiter {
         }
         let r = self.spin_then_sleep(poll, kind == Kind::Lock);
         self.parking.store(false, Ordering::Relaxed);
-        if !self.peers.is_empty() {
-            // The CPU this image goes on running on, for its peers' waits about to yield.
-            on_cpu::publish(self.header);
-        }
         r
     }
 
@@ -278,10 +243,8 @@ impl Waiter {
             if let Some(r) = self.spin_and_yield(&mut poll) {
                 return r;
             }
-        } else if !self.queued_here() {
-            if let Some(r) = self.loaded_spin(&mut poll) {
-                return r;
-            }
+        } else if let Some(r) = self.loaded_spin(&mut poll) {
+            return r;
         }
         let bell = Bell {
             seq: &self.header.bell,
@@ -333,9 +296,8 @@ impl Waiter {
             }
             if i % YIELD_EVERY == YIELD_EVERY - 1 {
                 // The image this one waits for may be queued on this very core (more runnable
-                // images than cores): let it run instead of spinning out the time slice, by
-                // sleeping when it is known to be queued here.
-                if self.queued_here() || !self.gate.yield_now() {
+                // images than cores): let it run instead of spinning out the time slice.
+                if !self.gate.yield_now() {
                     return None;
                 }
             } else {
@@ -349,7 +311,7 @@ impl Waiter {
             if let Some(r) = poll() {
                 return Some(r);
             }
-            if self.queued_here() || !self.gate.yield_now() || Instant::now() >= until {
+            if !self.gate.yield_now() || Instant::now() >= until {
                 return None;
             }
         }
@@ -407,7 +369,3 @@ impl Waiter {
         }
     }
 }
-
-#[cfg(test)]
-#[path = "wait_tests.rs"]
-mod tests;

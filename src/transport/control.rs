@@ -48,10 +48,8 @@ pub struct Header {
     /// received as many, so a notification sent before an image control statement is never
     /// still in flight after it).
     pub notes: AtomicU32,
-    /// 1 + the CPU this image was on when it last started or ended a blocking wait (0: none
-    /// yet; `transport/on_cpu.rs`): a put into it from the same CPU keeps ordinary stores
-    /// (`shm/stream.rs`), and a wait of another image on that CPU sleeps instead of yielding
-    /// while this one is not asleep on its doorbell.
+    /// 1 + the CPU this image last started a blocking wait on (0: none yet): a put into it
+    /// from the same CPU keeps ordinary stores (`shm/stream.rs`).
     pub cpu: AtomicU32,
     _pad0: [u8; LINE - 28],
     /// Doorbell sequence; a futex word that wakers bump.

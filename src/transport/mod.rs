@@ -13,7 +13,6 @@ pub mod doorbell;
 pub mod fabric;
 #[cfg(feature = "mpi")]
 pub mod mpi;
-pub mod on_cpu;
 #[cfg(any(feature = "mpi", feature = "fabric"))]
 mod one_sided;
 pub mod owner;

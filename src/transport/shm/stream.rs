@@ -10,28 +10,44 @@
 //! lines from this core's cache rather than from memory.
 
 use crate::transport::control::Header;
-use crate::transport::on_cpu;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
 /// The smallest copy into another image made with streaming stores (bench/NOTES.md: 16 KiB
 /// was still faster with ordinary stores, 32 KiB equal, 64 KiB and more faster streamed).
 pub const STREAM_MIN: usize = 32 * 1024;
 
+/// 1 + the CPU this thread runs on (0 when the kernel does not say).
+fn this_cpu() -> u32 {
+    // SAFETY: no arguments; glibc reads it from the thread's rseq area or asks the kernel.
+    let c = unsafe { libc::sched_getcpu() };
+    u32::try_from(c).map_or(0, |c| c + 1)
+}
+
+/// Records in this image's `header` the CPU it waits on (a blocking wait starts): a large put
+/// into it from the same CPU then keeps ordinary stores ([`worth_streaming`]). Stores only
+/// when the CPU changed, so the line stays shared with the images that read it.
+pub fn publish_cpu(header: &Header) {
+    let c = this_cpu();
+    if header.cpu.load(Ordering::Relaxed) != c {
+        header.cpu.store(c, Ordering::Relaxed);
+    }
+}
+
 /// What a blocking wait of this image tells the large-put rule when it starts: the CPU it
-/// waits on ([`on_cpu::publish`]), and that its current execution segment ended
+/// waits on ([`publish_cpu`]), and that its current execution segment ended
 /// ([`segment_ends`]).
 pub fn wait_begins(header: &Header) {
-    on_cpu::publish(header);
+    publish_cpu(header);
     segment_ends();
 }
 
 /// Whether a copy of `n` bytes into the image of `header` should stream: at least
-/// [`STREAM_MIN`] bytes, and the image did not last start or end a wait on this CPU. Two images that take
+/// [`STREAM_MIN`] bytes, and the image did not last wait on this CPU. Two images that take
 /// turns on one core (more runnable processes than cores) share its caches, and streamed data
 /// would have to come back from memory (bench/NOTES.md, "Large puts", beside 2 CPU-bound
 /// processes).
 pub fn worth_streaming(header: &Header, n: usize) -> bool {
-    n >= STREAM_MIN && header.cpu.load(Ordering::Relaxed) != on_cpu::this_cpu()
+    n >= STREAM_MIN && header.cpu.load(Ordering::Relaxed) != this_cpu()
 }
 
 /// How many execution segments (Fortran 2018 11.6.2) of this image have ended: every blocking
@@ -140,9 +156,8 @@ unsafe fn stream(d: *mut u8, s: *const u8, n: usize) {
 
 #[cfg(test)]
 mod tests {
-    use super::{copy, first_in_segment, segment_ends, worth_streaming};
+    use super::{copy, first_in_segment, publish_cpu, segment_ends, this_cpu, worth_streaming};
     use super::{Header, RECENT_LEN, SEGMENT, STREAM_MIN};
-    use crate::transport::on_cpu::{publish, this_cpu};
     use std::sync::atomic::Ordering;
 
     /// Within one segment, a place streamed to is not streamed to again (among the last
@@ -172,7 +187,7 @@ mod tests {
     }
 
     /// A large put streams into an image that waits on another CPU (or has not waited yet),
-    /// not into one that last started or ended a wait on this CPU, and a small one never does.
+    /// not into one that last waited on this CPU, and a small one never does.
     #[test]
     fn streams_only_large_copies_to_an_image_on_another_cpu() {
         // SAFETY: a Header is atomics and padding: all-zero bytes are a valid value.
@@ -184,7 +199,7 @@ mod tests {
         if this_cpu() != 0 {
             // The thread may move between the two calls: one of many tries sees it stay.
             let stays = (0..100).any(|_| {
-                publish(&h);
+                publish_cpu(&h);
                 !worth_streaming(&h, 1 << 20)
             });
             assert!(stays, "this CPU");
