@@ -206,7 +206,7 @@ pub fn spin_on(n_images: usize, cpus: usize, budget: u32) -> Result<u32, ConfigE
 
 /// The spin budget without FERROCAF_SPIN: `budget` when each of `n_images` images has one of
 /// the `cpus` processors, else 0 (waits sleep at once and leave the cores to the images).
-pub fn spin_default(n_images: usize, cpus: usize, budget: u32) -> u32 {
+fn spin_default(n_images: usize, cpus: usize, budget: u32) -> u32 {
     if n_images > cpus {
         0
     } else {
