@@ -12,9 +12,10 @@
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant};
 
-/// A wait at least this long is long: far more than a hand-over by yield or futex (1-10 µs);
-/// a 256 KiB copy under a burner takes 20-40 µs (bench/NOTES.md, branch longwait).
-const LONG_WAIT: Duration = Duration::from_micros(30);
+/// A wait at least this long is long: far more than a hand-over by yield or futex (1-10 µs)
+/// or a 32 KiB copy; a 256 KiB copy beside a burner takes 20-130 µs, 1 MiB 60-200 µs
+/// (bench/NOTES.md, branch longwait: 30 µs made the 32 KiB ping-pong beside burners slower).
+const LONG_WAIT: Duration = Duration::from_micros(50);
 
 /// A wait shorter than this is short: about a hand-over by yield or by futex.
 const SHORT_WAIT: Duration = Duration::from_micros(10);
@@ -23,8 +24,9 @@ const SHORT_WAIT: Duration = Duration::from_micros(10);
 /// there; on an idle CPU a yield returns in under a microsecond.
 const YIELD_RAN: u64 = 3_000;
 
-/// How many long waits in a row make the next one sleep at once.
-const LONG_RUN: u32 = 2;
+/// How many long waits in a row make the next one sleep at once: beside CPU-bound processes
+/// a few waits of a small ping-pong are long too (a burner's slice), a large copy's all are.
+const LONG_RUN: u32 = 8;
 
 /// Polls of a wait that sleeps at once, before it sleeps (about 1.6 µs).
 pub const SHORT_POLLS: u32 = 64;
@@ -33,14 +35,24 @@ pub const SHORT_POLLS: u32 = 64;
 /// task on this CPU.
 #[derive(Default)]
 pub struct Span {
+    /// Whether the wait is recorded at all (no clock read when not).
+    on: bool,
     start: Option<Instant>,
     ran: bool,
 }
 
 impl Span {
+    /// A record of a wait, kept when `on` (the image keeps a [`History`]).
+    pub fn new(on: bool) -> Span {
+        Span {
+            on,
+            ..Span::default()
+        }
+    }
+
     /// Marks the start of the wait's slow part (the first call counts).
     pub fn begin(&mut self) {
-        if self.start.is_none() {
+        if self.on && self.start.is_none() {
             self.start = Some(Instant::now());
         }
     }
@@ -124,6 +136,7 @@ mod tests {
     /// A span whose slow part started `ago` and in which another task ran or not.
     fn span(ago: Duration, ran: bool) -> Span {
         Span {
+            on: true,
             start: Instant::now().checked_sub(ago),
             ran,
         }
@@ -132,10 +145,10 @@ mod tests {
     #[test]
     fn long_waits_in_a_row_make_the_next_sleep_at_once() {
         let h = History::default();
-        assert!(!h.sleeps_at_once());
-        h.record(&span(2 * LONG_WAIT, true));
-        assert!(!h.sleeps_at_once());
-        h.record(&span(2 * LONG_WAIT, true));
+        for _ in 0..LONG_RUN {
+            assert!(!h.sleeps_at_once());
+            h.record(&span(2 * LONG_WAIT, true));
+        }
         assert!(h.sleeps_at_once());
     }
 
@@ -169,9 +182,12 @@ mod tests {
         assert!(!s.ran);
         s.yielded(YIELD_RAN);
         assert!(s.ran);
-        let mut t = Span::default();
+        let mut t = Span::new(true);
         t.sleeping();
         assert!(t.ran && t.start.is_some());
+        let mut off = Span::new(false);
+        off.sleeping();
+        assert!(off.start.is_none());
     }
 
     #[test]

@@ -150,7 +150,9 @@ impl Waiter {
     /// Calls `poll` until it yields a result. Between polls, spins up to the configured count,
     /// then yields the core for up to [`YIELD_FOR`], then sleeps until the doorbell rings;
     /// once a yield proved slow (outside load, [`YieldGate`]), it polls without yielding at
-    /// most [`LOADED_SPIN`] times (and the configured count), then sleeps. If
+    /// most [`LOADED_SPIN`] times (and the configured count), then sleeps. When each image has
+    /// a core and this image's recent waits were long and shared its CPU with another task
+    /// (`engine/long_wait.rs`), it polls only [`SHORT_POLLS`] times, then sleeps. If
     /// another image starts error termination while this one waits, this image ends with that
     /// exit code. With statistics on, the time is added to the current wait kind
     /// ([`Stats::during`]).
@@ -246,7 +248,7 @@ impl Waiter {
                 return r;
             }
         } else {
-            let mut span = Span::default();
+            let mut span = Span::new(self.history.is_some());
             let r = self.phases(&mut poll, &mut span);
             if let Some(h) = &self.history {
                 h.record(&span);
