@@ -40,7 +40,7 @@ pub(super) fn put(
         return Ok(());
     };
     let (lo, hi) = (t.offset, t.offset + t.size);
-    if let Some(slot) = rt.attachments.covering(lo, hi).filter(|_| writes) {
+    if let Some(slot) = writes.then(|| rt.attachments.covering(lo, hi)).flatten() {
         run(target.addr);
         return rt.events().post(target.image, slot);
     }
