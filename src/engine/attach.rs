@@ -163,6 +163,7 @@ impl Attachments {
     /// attachment overlaps those bytes and it covers all of them: whichever of them the put
     /// writes, that event alone is hit. `None` otherwise, and when nothing is attached. Read
     /// without a lock while at most [`TABLE`] attachments exist.
+    #[inline]
     pub fn covering(&self, lo: usize, hi: usize) -> Option<usize> {
         if !self.any() {
             return None;
