@@ -159,8 +159,41 @@ impl Attachments {
         }
     }
 
+    /// The event to post after a put that writes some byte of `[lo, hi)`, when exactly one
+    /// attachment overlaps those bytes and it covers all of them: whichever of them the put
+    /// writes, that event alone is hit. `None` otherwise, and when nothing is attached. Read
+    /// without a lock while at most [`TABLE`] attachments exist.
+    #[inline]
+    pub fn covering(&self, lo: usize, hi: usize) -> Option<usize> {
+        if !self.any() {
+            return None;
+        }
+        // Attachments overlapping the bytes, and the last one's slot when it covers them all.
+        let mut found = (0usize, None);
+        self.fold(&mut found, |(n, slot), a| {
+            if a.notifies(lo, hi, false) {
+                *n += 1;
+                *slot = (a.start <= lo && hi <= a.end).then_some(a.slot);
+            }
+        });
+        found.1.filter(|_| found.0 == 1)
+    }
+
     /// Fills `slots` with the events attached to bytes overlapping `[lo, hi)`.
     fn collect(&self, lo: usize, hi: usize, is_get: bool, slots: &mut Slots) {
+        self.fold(slots, |s, a| {
+            if a.notifies(lo, hi, is_get) {
+                s.insert(a.slot);
+            }
+        });
+        slots.finish();
+    }
+
+    /// Applies `step` to `acc`, reset to its default, and each attachment in turn: from the
+    /// lock-free copy, started again from the default when it changed meanwhile, or from the
+    /// locked list when it is too long for the copy. (`acc` stays in the caller's frame: a
+    /// set returned by value was copied through the stack, see [`Attachments::each_hit`].)
+    fn fold<S: Default>(&self, acc: &mut S, mut step: impl FnMut(&mut S, Attachment)) {
         loop {
             let s = self.seq.load(Ordering::Acquire);
             let n = self.len.load(Ordering::Relaxed);
@@ -171,6 +204,7 @@ impl Attachments {
             if n > TABLE {
                 break;
             }
+            *acc = S::default();
             for row in &self.table[..n] {
                 let w = row[2].load(Ordering::Relaxed);
                 let a = Attachment {
@@ -179,24 +213,17 @@ impl Attachments {
                     slot: w >> 1,
                     on_get: w & 1 == 1,
                 };
-                if a.notifies(lo, hi, is_get) {
-                    slots.insert(a.slot);
-                }
+                step(acc, a);
             }
             // Pairs with the fence in `publish`: if the sequence is unchanged after the
             // loads, none of them saw a rewrite in progress.
             fence(Ordering::Acquire);
             if self.seq.load(Ordering::Relaxed) == s {
-                slots.finish();
                 return;
             }
-            *slots = Slots::default();
         }
-        self.locked()
-            .iter()
-            .filter(|o| o.notifies(lo, hi, is_get))
-            .for_each(|o| slots.insert(o.slot));
-        slots.finish();
+        *acc = S::default();
+        self.locked().iter().for_each(|&o| step(acc, o));
     }
 }
 
@@ -287,6 +314,29 @@ mod tests {
         assert_eq!(t.single_hit(150, 250), Some(8));
         assert_eq!(t.single_hit(150, 450), None);
         assert_eq!(t.single_hit(300, 400), None);
+    }
+
+    #[test]
+    fn covering_only_one_event_over_all_the_bytes() {
+        let t = Attachments::default();
+        assert_eq!(t.covering(100, 164), None);
+        t.attach(at(96, 200, 8)).unwrap();
+        assert_eq!(t.covering(100, 164), Some(8));
+        assert_eq!(t.covering(96, 200), Some(8));
+        assert_eq!(t.covering(90, 164), None, "bytes before the attachment");
+        assert_eq!(t.covering(0, 50), None, "no attachment there");
+        t.attach(at(200, 300, 16)).unwrap();
+        assert_eq!(t.covering(150, 250), None, "two events");
+        t.detach(96, 200, 8).unwrap();
+        t.attach(at(96, 150, 8)).unwrap();
+        assert_eq!(t.covering(100, 200), None, "one event, part of the bytes");
+        assert_eq!(t.covering(100, 150), Some(8));
+        for k in 0..TABLE {
+            t.attach(at(1000 + 10 * k, 1010 + 10 * k, 24)).unwrap();
+        }
+        assert_eq!(t.covering(100, 150), Some(8), "from the locked list");
+        assert_eq!(t.covering(1000, 1010), Some(24));
+        assert_eq!(t.covering(1000, 1020), None, "two attachments of one event");
     }
 
     #[test]

@@ -101,7 +101,9 @@ impl Runtime {
         src: usize,
         n: usize,
     ) -> Option<CafResult<()>> {
-        if !self.attachments.any() {
+        // Neither applies to shared memory with atomic events: no need to look for the event.
+        if !self.attachments.any() || (self.event_strategy == Strategy::Atomic && !self.tp.counts())
+        {
             return None;
         }
         let slot = self.attachments.single_hit(offset, offset + n)?;

@@ -162,6 +162,12 @@ pub trait Transport: Send + Sync {
         false
     }
 
+    /// Capability (counting puts): whether [`Transport::put_counted`] can succeed for some
+    /// event (an attached put asks before looking for its one event).
+    fn counts(&self) -> bool {
+        false
+    }
+
     /// Capability (counting puts): posts of this image's event `slot` that arrived as counted
     /// puts and are not yet taken, or None when `slot` is not the counted event.
     fn counted(&self, _slot: usize) -> Option<u64> {

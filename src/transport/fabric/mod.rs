@@ -474,6 +474,10 @@ impl Transport for Fabric {
         self.count.attach(slot);
     }
 
+    fn counts(&self) -> bool {
+        self.count.on()
+    }
+
     /// One `fi_write` to the target's counting endpoint.
     fn put_counted(&self, image: usize, offset: usize, src: usize, n: usize, slot: usize) -> bool {
         self.counted_put(image, offset, src, n, slot)
