@@ -230,8 +230,8 @@ impl Waiter {
         r
     }
 
-    /// The phases of a wait over a transport that can wake: polls (spinning and yielding,
-    /// or under outside load spinning at most [`LOADED_SPIN`] times; for a `lock`, at most
+    /// The phases of a wait over a transport that can wake: polls ([`Waiter::phases`], which
+    /// this image's [`History`] of waits chooses and records into; for a `lock`, at most
     /// [`LOCK_POLLS`] when waits spin at all), then sleeps on the doorbell until `poll`
     /// answers.
     fn spin_then_sleep<T>(
