@@ -13,6 +13,7 @@ mod convert_num;
 pub mod event;
 mod float_ext;
 pub mod lock;
+mod long_wait;
 pub mod notify;
 mod pace;
 pub mod random;

@@ -10,6 +10,7 @@
 //! terminated images and for error termination read remote words only once a termination has
 //! been announced (`status::news`).
 
+use super::long_wait::{History, Span, SHORT_POLLS};
 use super::pace::{Pace, Step};
 use super::stats::Stats;
 use super::status::news;
@@ -68,6 +69,10 @@ pub struct Waiter {
     gate: &'static YieldGate,
     /// Whether the current wait's polls are those right before it sleeps ([`Waiter::parking`]).
     parking: AtomicBool,
+    /// How long this image's recent waits were: whether the next sleeps at once (only when
+    /// each image has a core; with images outnumbering the cores yields are how they take
+    /// turns).
+    history: Option<History>,
     /// This image's statistics (wait times are added to them).
     pub stats: &'static Stats,
 }
@@ -92,6 +97,7 @@ impl Waiter {
             spin,
             gate,
             parking: AtomicBool::new(false),
+            history: (!shared).then(History::default),
             stats,
         }
     }
@@ -144,7 +150,9 @@ impl Waiter {
     /// Calls `poll` until it yields a result. Between polls, spins up to the configured count,
     /// then yields the core for up to [`YIELD_FOR`], then sleeps until the doorbell rings;
     /// once a yield proved slow (outside load, [`YieldGate`]), it polls without yielding at
-    /// most [`LOADED_SPIN`] times (and the configured count), then sleeps. If
+    /// most [`LOADED_SPIN`] times (and the configured count), then sleeps. When each image has
+    /// a core and this image's recent waits were long and shared its CPU with another task
+    /// (`engine/long_wait.rs`), it polls only [`SHORT_POLLS`] times, then sleeps. If
     /// another image starts error termination while this one waits, this image ends with that
     /// exit code. With statistics on, the time is added to the current wait kind
     /// ([`Stats::during`]).
@@ -222,8 +230,8 @@ impl Waiter {
         r
     }
 
-    /// The phases of a wait over a transport that can wake: polls (spinning and yielding,
-    /// or under outside load spinning at most [`LOADED_SPIN`] times; for a `lock`, at most
+    /// The phases of a wait over a transport that can wake: polls ([`Waiter::phases`], which
+    /// this image's [`History`] of waits chooses and records into; for a `lock`, at most
     /// [`LOCK_POLLS`] when waits spin at all), then sleeps on the doorbell until `poll`
     /// answers.
     fn spin_then_sleep<T>(
@@ -239,13 +247,44 @@ impl Waiter {
             }) {
                 return r;
             }
-        } else if self.gate.open() {
-            if let Some(r) = self.spin_and_yield(&mut poll) {
-                return r;
+        } else {
+            let mut span = Span::new(self.history.is_some());
+            let r = self.phases(&mut poll, &mut span);
+            if let Some(h) = &self.history {
+                h.record(&span);
             }
-        } else if let Some(r) = self.loaded_spin(&mut poll) {
             return r;
         }
+        self.sleep(poll)
+    }
+
+    /// The polls of a wait, then its sleep: after long waits that shared the CPU
+    /// ([`History`]) at most [`SHORT_POLLS`] without yielding; under outside load (the
+    /// [`YieldGate`] closed) at most [`LOADED_SPIN`] without yielding; else spinning and
+    /// yielding. `span` records how it went.
+    fn phases<T>(
+        &self,
+        poll: &mut impl FnMut() -> Option<CafResult<T>>,
+        span: &mut Span,
+    ) -> CafResult<T> {
+        if self.history.as_ref().is_some_and(History::sleeps_at_once) {
+            if let Some(r) = self.polls(poll, SHORT_POLLS) {
+                return r;
+            }
+            span.sleeping();
+        } else if !self.gate.open() {
+            if let Some(r) = self.polls(poll, LOADED_SPIN) {
+                return r;
+            }
+            span.sleeping();
+        } else if let Some(r) = self.spin_and_yield(poll, span) {
+            return r;
+        }
+        self.sleep(poll)
+    }
+
+    /// Sleeps on the doorbell until `poll` answers.
+    fn sleep<T>(&self, mut poll: impl FnMut() -> Option<CafResult<T>>) -> CafResult<T> {
         let bell = Bell {
             seq: &self.header.bell,
             sleepers: &self.header.sleepers,
@@ -269,13 +308,14 @@ impl Waiter {
         }
     }
 
-    /// The polls of a wait under outside load: at most [`LOADED_SPIN`] (and the configured
-    /// count), no yield. Returns `None` when the wait should sleep.
-    fn loaded_spin<T>(
+    /// Polls without yielding: at most `most` times after the first (and the configured
+    /// count). Returns `None` when the wait should sleep.
+    fn polls<T>(
         &self,
         poll: &mut impl FnMut() -> Option<CafResult<T>>,
+        most: u32,
     ) -> Option<CafResult<T>> {
-        (0..=self.spin.min(LOADED_SPIN)).find_map(|i| {
+        (0..=self.spin.min(most)).find_map(|i| {
             if i > 0 {
                 std::hint::spin_loop();
             }
@@ -289,6 +329,7 @@ impl Waiter {
     fn spin_and_yield<T>(
         &self,
         poll: &mut impl FnMut() -> Option<CafResult<T>>,
+        span: &mut Span,
     ) -> Option<CafResult<T>> {
         for i in 0..self.spin {
             if let Some(r) = poll() {
@@ -297,21 +338,22 @@ impl Waiter {
             if i % YIELD_EVERY == YIELD_EVERY - 1 {
                 // The image this one waits for may be queued on this very core (more runnable
                 // images than cores): let it run instead of spinning out the time slice.
-                if !self.gate.yield_now() {
-                    return None;
-                }
+                span.begin();
+                span.yielded(self.gate.yield_timed()?);
             } else {
                 std::hint::spin_loop();
             }
         }
         // Then poll with sched_yield for a bounded time: the awaited image is often about to
         // run (or needs this core to); only a long wait pays for a futex sleep and wake-up.
+        span.begin();
         let until = Instant::now() + YIELD_FOR;
         loop {
             if let Some(r) = poll() {
                 return Some(r);
             }
-            if !self.gate.yield_now() || Instant::now() >= until {
+            span.yielded(self.gate.yield_timed()?);
+            if Instant::now() >= until {
                 return None;
             }
         }

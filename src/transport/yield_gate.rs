@@ -95,12 +95,19 @@ impl YieldGate {
     /// Yields the core once if the gate is open, timing the yield; returns false (without
     /// yielding) when the gate is closed or this yield closed it.
     pub fn yield_now(&self) -> bool {
+        self.yield_timed().is_some()
+    }
+
+    /// [`YieldGate::yield_now`] that returns how long a fast yield kept the image off the core
+    /// (nanoseconds), `None` when the gate is closed or this yield closed it.
+    pub fn yield_timed(&self) -> Option<u64> {
         if !self.open() {
-            return false;
+            return None;
         }
         let t0 = self.now();
         std::thread::yield_now();
-        self.record(t0, self.now())
+        let t1 = self.now();
+        self.record(t0, t1).then_some(t1 - t0)
     }
 
     /// Closes the gate for a minute, as outside load would.
