@@ -59,6 +59,7 @@ program notify_attach_whole
   call event_detach(lo, z(1:32))
   call event_detach(hi, z(33:64))
   call event_detach(part, w(1:16))
+  sync all
   y(1:4)[right] = v(1:4)
   call expect(1, 0, 'put after detach')
   if (me == 1) print '(a)', 'PASS'
