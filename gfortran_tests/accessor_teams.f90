@@ -46,12 +46,6 @@ contains
     team_number_of_half = 1 + mod(me - 1, 2)
   end function team_number_of_half
 
-  subroutine check(ok, what)
-    logical, intent(in) :: ok
-    character(*), intent(in) :: what
-    if (ok) return
-    print '(a,i0,2a)', 'FAIL on image ', this_image(), ': ', what
-    error stop 1
-  end subroutine check
+  include 'check.inc'
 
 end program accessor_teams

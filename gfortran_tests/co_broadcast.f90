@@ -46,12 +46,6 @@ program co_broadcast_test
 
 contains
 
-  subroutine check(ok, what)
-    logical, intent(in) :: ok
-    character(*), intent(in) :: what
-    if (ok) return
-    print '(a,i0,2a)', 'FAIL on image ', this_image(), ': ', what
-    error stop 1
-  end subroutine check
+  include 'check.inc'
 
 end program co_broadcast_test

@@ -60,12 +60,6 @@ program contention_test
 
 contains
 
-  subroutine check(ok, what)
-    logical, intent(in) :: ok
-    character(*), intent(in) :: what
-    if (ok) return
-    print '(a,i0,2a)', 'FAIL on image ', this_image(), ': ', what
-    error stop 1
-  end subroutine check
+  include 'check.inc'
 
 end program contention_test

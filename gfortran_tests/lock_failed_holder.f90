@@ -64,12 +64,6 @@ contains
     read (v(at:at + dot - 2), *) gcc_major
   end function gcc_major
 
-  subroutine check(ok, what)
-    logical, intent(in) :: ok
-    character(*), intent(in) :: what
-    if (ok) return
-    print '(a,i0,2a)', 'FAIL on image ', this_image(), ': ', what
-    error stop 1
-  end subroutine check
+  include 'check.inc'
 
 end program lock_failed_holder

@@ -102,12 +102,5 @@ program notify_requests
   sync all
   if (me == 1) print '(a)', 'PASS'
 contains
-  subroutine check(ok, what)
-    logical, intent(in) :: ok
-    character(*), intent(in) :: what
-    if (.not. ok) then
-      print '(a,i0,2a)', 'FAIL on image ', this_image(), ': ', what
-      error stop 1
-    end if
-  end subroutine
+  include 'check.inc'
 end program

@@ -103,12 +103,6 @@ contains
     v = full(5:1:-2, 5:2:-3)
   end function exp_m_of
 
-  subroutine check(ok, what)
-    logical, intent(in) :: ok
-    character(*), intent(in) :: what
-    if (ok) return
-    print '(a,i0,2a)', 'FAIL on image ', this_image(), ': ', what
-    error stop 1
-  end subroutine check
+  include 'check.inc'
 
 end program strided_sections

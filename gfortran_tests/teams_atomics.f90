@@ -68,13 +68,6 @@ program teams_atomics
 
 contains
 
-  subroutine check(ok, what)
-    logical, intent(in) :: ok
-    character(*), intent(in) :: what
-    if (.not. ok) then
-      print '(a,i0,a,a)', 'FAIL image ', this_image(), ': ', what
-      error stop 1
-    end if
-  end subroutine check
+  include 'check.inc'
 
 end program teams_atomics

@@ -8,16 +8,18 @@
 //! owner's request back to its caller while the caller waits), so no call takes another's
 //! reply.
 
-use super::backoff::Backoff;
+use super::backoff::Schedule;
 use super::owner;
 use std::sync::atomic::{AtomicU32, Ordering};
+use std::time::Duration;
 
 /// Bytes before the request proper: the reply's token, padded to 8.
 pub(crate) const PREFIX: usize = 8;
 /// Turns of a caller's wait between two questions whether the owner is gone.
 const ASK_EVERY: u32 = 64;
-/// Turns a caller yields the processor (while yields pay, [`Backoff`]) before it starts to nap.
-const YIELDS: u32 = 64;
+/// A caller's pauses between turns: 64 yields of the processor (while yields pay), then naps
+/// from 20 µs doubling to 1 ms.
+const PAUSES: Schedule = Schedule::new(0, 64, Duration::from_micros(20), Duration::from_millis(1));
 
 /// Calls made by this image so far (numbers the next one).
 static CALLS: AtomicU32 = AtomicU32::new(0);
@@ -94,7 +96,7 @@ pub(crate) fn call(
 ) -> Option<Vec<u8>> {
     let token = c.token(CALLS.fetch_add(1, Ordering::Relaxed));
     let sent = c.send_request(image, frame(token, request));
-    let (mut turn, mut backoff) = (0u32, Backoff::new(YIELDS));
+    let (mut turn, mut idle) = (0u32, 0);
     loop {
         if let Some(reply) = c.reply(image, token) {
             c.done(sent);
@@ -106,7 +108,7 @@ pub(crate) fn call(
             c.give_up(sent);
             return None;
         }
-        backoff.pause();
+        PAUSES.pause(&mut idle);
     }
 }
 

@@ -44,7 +44,7 @@ mod types;
 mod words;
 mod world;
 
-use super::backoff::Backoff;
+use super::backoff::{Schedule, YIELDS_WHILE_FAST};
 use super::carrier;
 use super::control::{Header, HEADER};
 use super::one_sided;
@@ -213,14 +213,27 @@ impl Mpi {
     }
 }
 
+/// An MPI get's pauses between tests: yields while they pay, then naps from 20 µs doubling to
+/// 1 ms.
+const GET_PAUSES: Schedule = Schedule::new(
+    0,
+    YIELDS_WHILE_FAST,
+    Duration::from_micros(20),
+    Duration::from_millis(1),
+);
+
+/// A drain's naps while notifications are in flight: from 1 µs doubling to 1 ms, no yields.
+const DRAIN_PAUSES: Schedule =
+    Schedule::new(0, 0, Duration::from_micros(1), Duration::from_millis(1));
+
 /// Waits for request `req` (an `MPI_Rget`) with `MPI_Test`, yielding the processor after
-/// each test that finds it pending while yields pay, then napping ([`Backoff`]: beside
+/// each test that finds it pending while yields pay, then napping ([`GET_PAUSES`]: beside
 /// CPU-bound processes each yield may cost a time slice). MPICH's `MPI_Win_flush` polls without ever yielding: on a
 /// busy machine the origin held its core while the target, which must enter MPI to serve the
 /// get (MPICH active messages, Open MPI's osc/pt2pt), waited for it; stress_alloc's gets between
 /// test-bed hosts took 3-5 ms each under MPICH.
 fn complete(mut req: m::MPI_Request) {
-    let mut backoff = Backoff::new(u32::MAX);
+    let mut idle = 0;
     loop {
         let mut done = 0;
         // SAFETY: `req` is an active request of this process, completed (and freed by MPI)
@@ -232,7 +245,7 @@ fn complete(mut req: m::MPI_Request) {
         if done != 0 {
             return;
         }
-        backoff.pause();
+        GET_PAUSES.pause(&mut idle);
     }
 }
 
@@ -346,7 +359,7 @@ impl Transport for Mpi {
         own.into_iter().for_each(&mut *f);
         let mut came = note::receive(&self.w, f);
         let mut any = came > 0;
-        let mut nap = Duration::from_micros(1);
+        let mut idle = 0;
         loop {
             let received = self
                 .received
@@ -363,8 +376,7 @@ impl Transport for Mpi {
             if sent.wrapping_sub(received) as i32 <= 0 {
                 break;
             }
-            std::thread::sleep(nap);
-            nap = (nap * 2).min(Duration::from_millis(1));
+            DRAIN_PAUSES.pause(&mut idle);
             note::poke(&self.w);
             came = note::receive(&self.w, f);
             any |= came > 0;
