@@ -16,7 +16,9 @@ What it does:
      with --no-same-compiler);
   3. runs each benchmark at each image count for every runtime in rounds: in each round every
      runtime runs once, one after another, in an order that rotates from round to round
-     (`run_plan`); R rounds on their own (--repeat), each run under a timeout; a failed,
+     (`run_plan`); R rounds on their own (--repeat), each run under a timeout (a configuration
+     whose idle runs spread more than 2x gets more rounds, up to --spread-runs runs, and its
+     idle cells the median of their fast mode: bench/modes.py); a failed,
      verification-failed or timed-out run is recorded and shown, never dropped. With --load N
      the rounds also run each runtime beside N CPU-bound processes (bench/load.py), L times
      (--load-repeat), and a second table shows the loaded times, how much each runtime
