@@ -16,7 +16,9 @@ What it does:
      with --no-same-compiler);
   3. runs each benchmark at each image count for every runtime in rounds: in each round every
      runtime runs once, one after another, in an order that rotates from round to round
-     (`run_plan`); R rounds on their own (--repeat), each run under a timeout; a failed,
+     (`run_plan`); R rounds on their own (--repeat), each run under a timeout (a configuration
+     whose idle runs spread more than 2x gets more rounds, up to --spread-runs runs, and its
+     idle cells the median of their fast mode: bench/modes.py); a failed,
      verification-failed or timed-out run is recorded and shown, never dropped. With --load N
      the rounds also run each runtime beside N CPU-bound processes (bench/load.py), L times
      (--load-repeat), and a second table shows the loaded times, how much each runtime
@@ -51,10 +53,11 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+import modes
 import sid
 from load import Burners
 from report import (FERRO, FERRO_HOST, LOADED, OPENCAF, PEERS, RAW, SHMEM, ferro_columns, fmt,
-                    pairing, table_row, write_markdown, write_svg)
+                    higher_is_better, pairing, table_row, write_markdown, write_svg)
 
 BENCH_DIR = Path(__file__).resolve().parent
 ROOT = BENCH_DIR.parent
@@ -412,16 +415,22 @@ class Measurements:
         return dict(zip(self.rounds.get(key, []), self.values.get(key, [])))
 
     def cell(self, name, images, runtime):
-        """(median or None, text for the table)."""
+        """(value or None, text for the table): the median of a loaded cell's runs, of an idle
+        cell's fast mode (bench/modes.py)."""
         key = (name, images, runtime)
         vals, errs = self.values.get(key, []), self.errors.get(key, [])
         if not vals:
             return None, (errs[0] if errs else "—")
-        med = statistics.median(vals)
         unit = self.units.get(name, "")
+        if runtime.endswith(LOADED):
+            med, fast = statistics.median(vals), len(vals)
+        else:  # an idle cell: the median of its fast mode (bench/modes.py)
+            med, fast = modes.idle_value(vals, higher_is_better(unit))
         text = f"{fmt(med)} {unit}"
         if len(vals) > 1:
             text += f" [{fmt(min(vals))}–{fmt(max(vals))}]"
+        if fast < len(vals):
+            text += f" (fast mode: {fast} of {len(vals)} runs)"
         if errs:
             text += f" ({len(errs)} of {len(vals) + len(errs)} runs: {errs[0]})"
         return med, text
@@ -471,6 +480,44 @@ def run_plan(benches, exes, raw_exes, runtimes, wanted_images, repeat, load, loa
     return plan
 
 
+def plan_groups(plan):
+    """`plan` cut into the runs of each (benchmark, images), in order; a raw reference's runs
+    belong to the group they precede."""
+    groups, pending = [], []
+    for entry in plan:
+        if entry[5] is None:
+            pending.append(entry)
+            continue
+        key = (entry[0], entry[2])
+        if not groups or groups[-1][0] != key:
+            groups.append((key, []))
+        groups[-1][1].extend([*pending, entry])
+        pending = []
+    return [g for _, g in groups] + ([pending] if pending else [])
+
+
+def spread_rounds(m, group, runs):
+    """The extra idle rounds of a group of `run_plan` after its planned runs (rule 1 of
+    bench/modes.py): if the idle runs of any runtime of any of its results spread more than
+    modes.SPREAD×, every runtime of the group again, in rotated order, in the rounds after the
+    last one until each has `runs` idle runs; otherwise none. Same entries as `run_plan`."""
+    idle = [e for e in group if e[5] is not None and e[6] == 0]
+    if not idle:
+        return []
+    name, _, n, _, expect, b, _, _ = idle[0]
+    exes = {e[1]: e[3] for e in idle}
+    rts = [e[1] for e in idle if e[7] == idle[0][7]]
+    done = 1 + max(e[7] for e in idle)
+    labels = [b.label(r) for r in b.results]
+    spread = max((modes.spread(m.values.get((lab, n, rt), []),
+                               higher_is_better(m.units.get(lab, "")))
+                  for lab in labels for rt in rts), default=1.0)
+    if spread <= modes.SPREAD:
+        return []
+    return [(name, rt, n, exes[rt], expect, b, 0, rnd)
+            for rnd in range(done, runs) for rt in rotated(rts, rnd)]
+
+
 # ---------------------------------------------------------------- main
 
 
@@ -480,6 +527,9 @@ def main():
                     help="runs per configuration on its own (default 3)")
     ap.add_argument("--load-repeat", type=int, default=5,
                     help="runs per configuration beside the --load processes (default 5)")
+    ap.add_argument("--spread-runs", type=int, default=7,
+                    help="idle runs per runtime of a row whose runs spread more than 2x "
+                         "(bench/modes.py; default 7; at most --repeat: no extra runs)")
     ap.add_argument("--quick", action="store_true",
                     help="smoke run: time factor 0.1, 1 run each, unless given explicitly")
     ap.add_argument("--factor", type=float, help="time factor passed to every program")
@@ -532,9 +582,12 @@ def main():
     plan = run_plan(benches, exes, raw_exes, runtimes, wanted_images, repeat, args.load,
                     load_repeat)
     m = Measurements()
-    for i, (name, rt, n, exe, expect, b, load, rnd) in enumerate(plan, 1):
+    i, extra = 0, 0
+
+    def execute(entry, tag):
+        name, rt, n, exe, expect, b, load, rnd = entry
         beside = f" beside {load} CPU-bound processes" if load else ""
-        print(f"[{i}/{len(plan)}] {name} {rt} {n} images{beside}...", flush=True)
+        print(f"[{tag}] {name} {rt} {n} images{beside}...", flush=True)
         cmd, env = launch_cmd(rt, exe, n, factor, b, args.fc)
         with Burners(load):
             results, error = run_once(cmd, env, args.timeout)
@@ -544,6 +597,15 @@ def main():
             results = {(b.label(r), k): v for (r, k), v in results.items()}
             expect = [(b.label(r), k) for r, k in expect]
         m.add(rt + (LOADED if load else ""), results, error, expect, rnd)
+
+    for group in plan_groups(plan):
+        for entry in group:
+            i += 1
+            execute(entry, f"{i}/{len(plan)}")
+        more = spread_rounds(m, group, args.spread_runs)
+        for j, entry in enumerate(more, 1):
+            execute(entry, f"{i}/{len(plan)} + spread {j}/{len(more)}")
+        extra += len(more)
     loads.append(" ".join(f"{x:.2f}" for x in os.getloadavg()))
 
     # Build failures are shown too; ferrocaf-only benchmarks say why the peers are missing.
@@ -577,6 +639,7 @@ def main():
             "notes": notes, "compilers": compilers,
             "started": started, "loads": loads, "factor": factor,
             "repeat": repeat, "load_repeat": load_repeat,
+            "spread_runs": args.spread_runs, "extra_runs": extra,
             "notes_file": BENCH_DIR / "NOTES.md",
             "hosts_file": BENCH_DIR / "mpi" / "hosts.md"}
     write_markdown(docs / "PERFORMANCE.md", meta, rows, raw_text, pairs, args.load)

@@ -17,6 +17,8 @@ not the code two gfortran versions generate for the same statement. `vs raw` alw
 import math
 import os
 
+from modes import FAST_MODE_MIN, SPREAD
+
 FERRO, SHMEM, OPENCAF, RAW = "ferrocaf", "libcaf_shmem", "OpenCoarrays", "raw"
 FERRO_HOST = "ferrocaf host"  # ferrocaf built with the host's gfortran, beside a `--fc` column
 PEERS = (SHMEM, OPENCAF)
@@ -177,12 +179,31 @@ def pairing_text(pairs, compilers):
     return text
 
 
+def spread_legend(meta, load):
+    """The legend sentence of the two-mode rule (bench/modes.py) in the idle table."""
+    runs = meta.get("spread_runs", 0)
+    more = (f"each runtime of a row whose runs of any runtime spread more than {SPREAD:g}x "
+            f"(worst over best) was run again, in rotated rounds, up to {runs} runs "
+            f"(`--spread-runs`; {meta.get('extra_runs', 0)} runs added in all); "
+            if runs > meta.get("repeat", 0) else "")
+    return ("Runs of a 2-image ping-pong fall, run by run and for every runtime alike, into a "
+            "fast and a 3–5x slower mode (bench/NOTES.md, \"The idle 2-image slow mode\"), so "
+            + more + f"a cell whose runs spread more than {SPREAD:g}x is the median of its fast "
+            "mode: the runs on the better side of the largest gap between two consecutive runs "
+            f"(sorted), if that side holds at least {FAST_MODE_MIN} runs (else of all runs), "
+            "marked \"(fast mode: k of n runs)\". A runtime slow in more runs shows it there and "
+            "in [min–max]." + (" Loaded cells below are medians of all their runs." if load
+                                else ""))
+
+
 def write_markdown(path, meta, rows, raw_text, pairs, load):
     """meta: command, facts, notes {runtime: note}, compilers {runtime: compiler of its programs}
     (optional), started, loads, factor, repeat and load_repeat (runs per configuration on its own
-    and beside the CPU-bound processes), notes_file (a hand-written Markdown file appended at the
-    end: measurements of single changes) and hosts_file (bench/mpi/hosts.md: latency between
-    test-bed hosts, appended after it). pairs: as made by `pairing`."""
+    and beside the CPU-bound processes), spread_runs and extra_runs (optional: the idle runs a
+    spread row is taken to, bench/modes.py, and how many runs that added), notes_file (a
+    hand-written Markdown file appended at the end: measurements of single changes) and
+    hosts_file (bench/mpi/hosts.md: latency between test-bed hosts, appended after it).
+    pairs: as made by `pairing`."""
     compilers = meta.get("compilers", {})
     cols = (*ferro_columns(pairs), *pairs)
     lines = [
@@ -216,7 +237,8 @@ def write_markdown(path, meta, rows, raw_text, pairs, load):
             "",
         ]
     lines += [
-        "Each cell: median over the runs, then [min–max] over the runs. Inside each run the "
+        "Each cell: median over the runs, then [min–max] over the runs. "
+        + spread_legend(meta, load) + " Inside each run the "
         "program warms up, times 5 repetitions and prints the median repetition "
         "(`bench/micro/bench_util.f90`). Column headers name the compiler of each runtime's "
         "programs. `vs <peer> (ferrocaf <compiler>)` = how many times better that ferrocaf "

@@ -15,7 +15,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from compare import BENCHMARKS, Bench, Measurements, launch_cmd, programs, run_plan  # noqa: E402
+from compare import (BENCHMARKS, Bench, Measurements, launch_cmd, plan_groups,  # noqa: E402
+                     programs, run_plan, spread_rounds)
+from modes import fast_mode, idle_value  # noqa: E402
 from report import (FERRO, FERRO_HOST, LOADED, OPENCAF, SHMEM, added_verdict,  # noqa: E402
                     pairing, table_row, verdict, write_markdown, write_svg)
 
@@ -295,6 +297,83 @@ class Runs(unittest.TestCase):
         self.assertEqual(env["FERROCAF_NUM_IMAGES"], "2")
         cmd, _ = launch_cmd(FERRO, Path("/x/prog"), 2, 0.5, BENCH, "sid:gfortran-16")
         self.assertEqual(cmd[1:], ["run", "/x/prog", "0.5"])
+
+
+class TwoModes(unittest.TestCase):
+    """bench/modes.py's rule: extra rounds for spread rows, fast-mode medians of idle cells."""
+
+    RTS = (FERRO, SHMEM, OPENCAF)
+
+    def run_group(self, values):
+        """The plan of BENCH at 2 images for RTS, 3 idle and 2 loaded rounds with a raw
+        reference, its first group filled with `values` {runtime: [idle value per round]};
+        returns (measurements, group)."""
+        exes = {("put_latency", rt): Path(rt) for rt in self.RTS}
+        plan = run_plan([BENCH], exes, {"pingpong": Path("pp")}, self.RTS, [2], 3, 2, 2)
+        [group] = plan_groups(plan)
+        m = Measurements()
+        for name, rt, n, _, expect, b, load, rnd in group:
+            if b is not None and load == 0:
+                m.add(rt, {expect[0]: (values[rt][rnd], "us")}, None, expect, rnd)
+        return m, group
+
+    def test_raw_reference_runs_belong_to_the_group_they_precede(self):
+        exes = {(stem, rt): Path(rt) for stem in ("put_latency", "sync_all") for rt in self.RTS}
+        sync = Bench("sync_all", "sync_all", images=(2,), raw="raw_barrier_2",
+                     raw_prog="barrier")
+        plan = run_plan([BENCH, sync], exes, {"pingpong": Path("pp"), "barrier": Path("b")},
+                        self.RTS, [2], 3, 0, 1)
+        groups = plan_groups(plan)
+        self.assertEqual(sum(groups, []), plan)
+        self.assertEqual([{e[0] for e in g} for g in groups],
+                         [{"raw_pingpong", "put_latency"}, {"raw_barrier", "sync_all"}])
+
+    def test_a_spread_row_gains_rotated_idle_rounds_of_every_runtime(self):
+        tight = {rt: [1.0, 1.1, 1.9] for rt in self.RTS}
+        m, group = self.run_group(tight)
+        self.assertEqual(spread_rounds(m, group, 7), [])
+        spread = dict(tight, **{SHMEM: [1.0, 3.0, 3.1]})  # one runtime in two modes
+        m, group = self.run_group(spread)
+        more = spread_rounds(m, group, 7)
+        self.assertEqual([(rt, load, rnd) for _, rt, _, _, _, _, load, rnd in more],
+                         [(rt, 0, rnd) for rnd in range(3, 7)
+                          for rt in (self.RTS * 2)[rnd % 3:rnd % 3 + 3]])
+        self.assertEqual(spread_rounds(m, group, 3), [])  # --spread-runs 3: nothing added
+
+    def test_the_fast_mode_decides_a_bimodal_cell_of_any_runtime(self):
+        slow_majority = [0.13, 0.40, 0.13, 0.42, 0.38, 0.41, 0.14]
+        self.assertEqual(sorted(fast_mode(slow_majority, False)), [0.13, 0.13, 0.14])
+        self.assertEqual(idle_value(slow_majority, False), (0.13, 3))
+        # Bandwidths: the fast mode is the higher side.
+        self.assertEqual(idle_value([20.0, 60.0, 21.0, 58.0, 62.0], True), (60.0, 3))
+        # One good run is not a mode, and a tight cell keeps its median.
+        self.assertEqual(idle_value([0.13, 0.40, 0.42, 0.38, 0.41], False), (0.40, 5))
+        self.assertEqual(idle_value([1.0, 1.5, 1.9], False), (1.5, 3))
+
+    def test_idle_cells_show_their_fast_mode_and_loaded_cells_their_median(self):
+        m = Measurements()
+        expect = [("put_latency_syncimages", 2)]
+        for rnd, v in enumerate([0.13, 0.40, 0.13, 0.42, 0.38, 0.41, 0.14]):
+            for key in (FERRO, FERRO + LOADED):
+                m.add(key, {expect[0]: (v, "us")}, None, expect, rnd)
+        value, text = m.cell("put_latency_syncimages", 2, FERRO)
+        self.assertEqual(value, 0.13)
+        self.assertIn("(fast mode: 3 of 7 runs)", text)
+        value, text = m.cell("put_latency_syncimages", 2, FERRO + LOADED)
+        self.assertEqual(value, 0.38)
+        self.assertNotIn("fast mode", text)
+
+    def test_the_legend_states_the_rule_and_the_runs_it_added(self):
+        rows = [table_row(measured({FERRO: 1.0, SHMEM: 2.0, OPENCAF: 3.0}), BENCH,
+                          "put_latency_syncimages", 2, ONE, 0)]
+        meta = {"command": "c", "facts": {}, "notes": {}, "started": datetime.datetime.now(),
+                "loads": ["0.0 0 0", "0 0 0"], "factor": 1.0, "repeat": 3, "load_repeat": 5,
+                "spread_runs": 7, "extra_runs": 12}
+        with tempfile.TemporaryDirectory() as d:
+            write_markdown(Path(d) / "P.md", meta, rows, "", ONE, 0)
+            text = (Path(d) / "P.md").read_text()
+        self.assertIn("up to 7 runs (`--spread-runs`; 12 runs added in all)", text)
+        self.assertIn("median of its fast mode", text)
 
 
 if __name__ == "__main__":

@@ -1,9 +1,10 @@
 //! The benchmark driver's report logic (bench/test_report.py, Python unit tests from synthetic
 //! measurements): which ferrocaf column each peer is compared with, the columns and legends of
 //! docs/PERFORMANCE.md and its chart, the loaded rounds won, the run plan (rotation, run
-//! counts); and ab.py's (bench/test_ab.py): the turns of builds and peers, their rotation,
-//! the round-by-round comparison, the job CPU of a run. Needs python3; fails, never skips,
-//! without it.
+//! counts, the extra rounds of a spread row), the fast-mode median of a two-mode cell; and
+//! ab.py's (bench/test_ab.py): the turns of builds and peers, their rotation, the
+//! round-by-round comparison, the job CPU of a run. Needs python3; fails, never skips, without
+//! it.
 
 #[allow(dead_code)] // only the command helpers: nothing here compiles Fortran
 mod common;
