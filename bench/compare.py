@@ -554,8 +554,8 @@ def main():
     factor = args.factor or (0.1 if args.quick else 1.0)
     repeat = args.repeat if ("--repeat" in sys.argv or not args.quick) else 1
     load_repeat = args.load_repeat if ("--load-repeat" in sys.argv or not args.quick) else 1
-    if repeat < 1 or load_repeat < 1:
-        fail("--repeat and --load-repeat must be at least 1")
+    if repeat < 1 or load_repeat < 1 or args.spread_runs < 1:
+        fail("--repeat, --load-repeat and --spread-runs must be at least 1")
     only = {n for o in args.only for n in o.split(",") if n}
     unknown = only - {b.name for b in BENCHMARKS}
     if unknown:

@@ -1,7 +1,8 @@
 //! The benchmark driver's report logic (bench/test_report.py, Python unit tests from synthetic
 //! measurements): which ferrocaf column each peer is compared with, the columns and legends of
 //! docs/PERFORMANCE.md and its chart, the loaded rounds won, the run plan (rotation, run
-//! counts, the extra rounds of a spread row), the fast-mode median of a two-mode cell; and
+//! counts, the extra rounds of a spread row, run counts below one refused), the fast-mode median
+//! of a two-mode cell; and
 //! ab.py's (bench/test_ab.py): the turns of builds and peers, their rotation, the
 //! round-by-round comparison, the job CPU of a run. Needs python3; fails, never skips, without
 //! it.
@@ -26,4 +27,24 @@ fn ab_py_pairs_rounds_and_counts_the_jobs_cpu() {
         .arg("bench/test_ab.py")
         .current_dir(env!("CARGO_MANIFEST_DIR")));
     expect_code(&out, 0);
+}
+
+#[test]
+fn compare_py_refuses_run_counts_below_one_before_building_anything() {
+    for bad in [
+        ["--repeat", "0"],
+        ["--load-repeat", "0"],
+        ["--spread-runs", "0"],
+    ] {
+        let out = run(Command::new("python3")
+            .arg("bench/compare.py")
+            .args(bad)
+            .current_dir(env!("CARGO_MANIFEST_DIR")));
+        expect_code(&out, 1);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("--repeat, --load-repeat and --spread-runs must be at least 1"),
+            "{bad:?}: {err}"
+        );
+    }
 }
