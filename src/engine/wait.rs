@@ -75,8 +75,6 @@ pub struct Waiter {
     history: Option<History>,
     /// This image's statistics (wait times are added to them).
     pub stats: &'static Stats,
-    /// EXPERIMENT: waits left that skip yielding after a slow yield.
-    skip: std::sync::atomic::AtomicU32,
 }
 
 impl Waiter {
@@ -99,9 +97,8 @@ impl Waiter {
             spin,
             gate,
             parking: AtomicBool::new(false),
-            history: (!shared || matches!(xgate(), 4 | 6 | 8)).then(History::default),
+            history: (!shared).then(History::default),
             stats,
-            skip: std::sync::atomic::AtomicU32::new(0),
         }
     }
 
@@ -271,19 +268,11 @@ impl Waiter {
         span: &mut Span,
     ) -> CafResult<T> {
         if self.history.as_ref().is_some_and(History::sleeps_at_once) {
-            if matches!(xgate(), 6 | 8) && self.gate.yield_now() {
-                if let Some(r) = poll() {
-                    return r;
-                }
-            }
             if let Some(r) = self.polls(poll, SHORT_POLLS) {
                 return r;
             }
             span.sleeping();
-        } else if !self.gate.open()
-            || (self.history.is_none() && xgate() == 1)
-            || (self.history.is_none() && xgate() == 10 && self.skipping())
-        {
+        } else if !self.gate.open() {
             if let Some(r) = self.polls(poll, LOADED_SPIN) {
                 return r;
             }
@@ -292,16 +281,6 @@ impl Waiter {
             return r;
         }
         self.sleep(poll)
-    }
-
-    /// EXPERIMENT: whether this wait skips yielding (counts down).
-    fn skipping(&self) -> bool {
-        let n = self.skip.load(Ordering::Relaxed);
-        if n == 0 {
-            return false;
-        }
-        self.skip.store(n - 1, Ordering::Relaxed);
-        true
     }
 
     /// Sleeps on the doorbell until `poll` answers.
@@ -365,32 +344,15 @@ impl Waiter {
                 std::hint::spin_loop();
             }
         }
-        if self.history.is_none() && xgate() == 3 {
-            span.begin();
-            span.yielded(self.gate.yield_timed()?);
-            return poll();
-        }
         // Then poll with sched_yield for a bounded time: the awaited image is often about to
         // run (or needs this core to); only a long wait pays for a futex sleep and wake-up.
         span.begin();
-        if xgate() == 8 {
-            span.yielded(1_000_000);
-        }
         let until = Instant::now() + YIELD_FOR;
         loop {
             if let Some(r) = poll() {
                 return Some(r);
             }
-            let Some(took) = self.gate.yield_timed() else {
-                if xgate() == 10 && self.gate.open() {
-                    self.skip.store(SKIP, Ordering::Relaxed);
-                }
-                return None;
-            };
-            span.yielded(took);
-            if xgate() == 9 && self.history.is_none() && took < 3_000 {
-                return poll();
-            }
+            span.yielded(self.gate.yield_timed()?);
             if Instant::now() >= until {
                 return None;
             }
@@ -448,24 +410,4 @@ impl Waiter {
             }
         }
     }
-}
-
-/// EXPERIMENT: waits that skip yielding after a slow one.
-const SKIP: u32 = 8;
-
-/// EXPERIMENT (branch load48, not for merge): FERROCAF_XGATE=sleep|credit5|once.
-pub(crate) fn xgate() -> u32 {
-    static X: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
-    *X.get_or_init(|| match std::env::var("FERROCAF_XGATE").as_deref() {
-        Ok("sleep") => 1,
-        Ok("credit5") => 2,
-        Ok("once") => 3,
-        Ok("hist") => 4,
-        Ok("ran") => 5,
-        Ok("histonce") => 6,
-        Ok("histall") => 8,
-        Ok("nop") => 9,
-        Ok("slowhist") => 10,
-        _ => 0,
-    })
 }

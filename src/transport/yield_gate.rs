@@ -126,13 +126,10 @@ impl YieldGate {
         let score = self.score.load(Ordering::Relaxed);
         let took = t1 - t0;
         if took <= SLOW_YIELD.as_nanos() as u64 {
-            let credit = if crate::engine::wait::xgate() == 5 && took < 3_000 {
-                FAST_CREDIT.min(self.credit.load(Ordering::Relaxed))
-            } else {
-                self.credit.load(Ordering::Relaxed)
-            };
-            self.score
-                .store(score.saturating_sub(credit), Ordering::Relaxed);
+            self.score.store(
+                score.saturating_sub(self.credit.load(Ordering::Relaxed)),
+                Ordering::Relaxed,
+            );
             if self.closed_until.load(Ordering::Relaxed) != 0 {
                 self.closed_until.store(0, Ordering::Relaxed);
                 self.pause
@@ -156,7 +153,7 @@ impl YieldGate {
 /// What a fast yield takes off the account of a gate for a job whose images outnumber the
 /// cores (`shared`) or not.
 fn credit(shared: bool) -> u64 {
-    if shared && crate::engine::wait::xgate() != 2 {
+    if shared {
         FAST_CREDIT_SHARED
     } else {
         FAST_CREDIT
