@@ -188,12 +188,13 @@ def spread_legend(meta, load):
             if runs > meta.get("repeat", 0) else "")
     return ("Runs of a 2-image ping-pong fall, run by run and for every runtime alike, into a "
             "fast and a 3–5x slower mode (bench/NOTES.md, \"The idle 2-image slow mode\"), so "
-            + more + f"a cell whose runs spread more than {SPREAD:g}x is the median of its fast "
-            "mode: the runs on the better side of the largest gap between two consecutive runs "
-            f"(sorted), if that side holds at least {FAST_MODE_MIN} runs (else of all runs), "
-            "marked \"(fast mode: k of n runs)\". A runtime slow in more runs shows it there and "
-            "in [min–max]." + (" Loaded cells below are medians of all their runs." if load
-                                else ""))
+            + more + f"a cell whose runs spread more than {SPREAD:g}x has a fast mode if the "
+            "better side of the largest gap between two consecutive runs (sorted) holds at least "
+            f"{FAST_MODE_MIN} runs and a third of its runs. If every such cell of a row has one, "
+            "each is the median of its fast mode, marked \"(fast mode: k of n runs)\"; if one "
+            "has none, every cell of the row is the median of all its runs. A runtime slow in "
+            "more runs shows it there and in [min–max]."
+            + (" Loaded cells below are medians of all their runs." if load else ""))
 
 
 def write_markdown(path, meta, rows, raw_text, pairs, load):
@@ -202,7 +203,8 @@ def write_markdown(path, meta, rows, raw_text, pairs, load):
     and beside the CPU-bound processes), spread_runs and extra_runs (optional: the idle runs a
     spread row is taken to, bench/modes.py, and how many runs that added), notes_file (a
     hand-written Markdown file appended at the end: measurements of single changes) and
-    hosts_file (bench/mpi/hosts.md: latency between test-bed hosts, appended after it).
+    hosts_file (bench/mpi/hosts.md: latency between test-bed hosts, appended after it), reread
+    (optional: the command that re-read saved runs, compare.py --from-runs).
     pairs: as made by `pairing`."""
     compilers = meta.get("compilers", {})
     cols = (*ferro_columns(pairs), *pairs)
@@ -214,6 +216,9 @@ def write_markdown(path, meta, rows, raw_text, pairs, load):
         f"- command: `{meta['command']}`",
         f"- date: {meta['started']:%Y-%m-%d %H:%M} (local time)",
     ]
+    if meta.get("reread"):
+        lines += [f"- this report: the runs above, saved in performance-runs.json, re-read by "
+                  f"`{meta['reread']}` under the rules of bench/modes.py at that time"]
     lines += [f"- {k}: {v}" for k, v in meta["facts"].items()]
     busy = float(meta["loads"][0].split()[0])  # before our runs: other work only
     cores = os.cpu_count() or 1

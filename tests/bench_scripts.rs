@@ -1,8 +1,9 @@
 //! The benchmark driver's report logic (bench/test_report.py, Python unit tests from synthetic
 //! measurements): which ferrocaf column each peer is compared with, the columns and legends of
 //! docs/PERFORMANCE.md and its chart, the loaded rounds won, the run plan (rotation, run
-//! counts, the extra rounds of a spread row, run counts below one refused), the fast-mode median
-//! of a two-mode cell; and
+//! counts, the extra rounds of a spread row, run counts below one refused), the fast-mode medians
+//! of a row's two-mode cells, the saved runs and a report re-read from them (a missing file
+//! refused); and
 //! ab.py's (bench/test_ab.py): the turns of builds and peers, their rotation, the
 //! round-by-round comparison, the job CPU of a run. Needs python3; fails, never skips, without
 //! it.
@@ -47,4 +48,18 @@ fn compare_py_refuses_run_counts_below_one_before_building_anything() {
             "{bad:?}: {err}"
         );
     }
+}
+
+#[test]
+fn compare_py_refuses_a_missing_saved_runs_file_in_one_line() {
+    let out = run(Command::new("python3")
+        .args(["bench/compare.py", "--from-runs", "/nonexistent/runs.json"])
+        .current_dir(env!("CARGO_MANIFEST_DIR")));
+    expect_code(&out, 1);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("/nonexistent/runs.json: cannot read saved runs"),
+        "{err}"
+    );
 }
