@@ -76,6 +76,7 @@ def table_row(m, b, result, n, pairs, load):
     row = {"name": name, "images": n, "cells": {rt: v[1] for rt, v in vals.items()},
            "pairs": dict(pairs),
            "speedups": {p: speedup(unit, vals[f][0], vals[p][0]) for p, f in pairs.items()},
+           "won": {p: rounds_won(m, name, n, unit, f, p) for p, f in pairs.items()},
            "raw": raw}
     if load:
         loaded = {rt: m.cell(name, n, rt + LOADED) for rt in runtimes}
@@ -126,7 +127,7 @@ def best_peer(speedups):
 
 
 def with_rounds(ratio, won):
-    """A loaded ratio and its rounds won, e.g. "3.40x (5/5)"."""
+    """A ratio and its rounds won, e.g. "3.40x (5/5)"."""
     return x(ratio) + (f" ({won[0]}/{won[1]})" if ratio is not None and won[1] else "")
 
 
@@ -247,7 +248,9 @@ def write_markdown(path, meta, rows, raw_text, pairs, load):
         "program warms up, times 5 repetitions and prints the median repetition "
         "(`bench/micro/bench_util.f90`). Column headers name the compiler of each runtime's "
         "programs. `vs <peer> (ferrocaf <compiler>)` = how many times better that ferrocaf "
-        "column is than that peer (> 1: ferrocaf faster). " + pairing_text(pairs, compilers)
+        "column is than that peer (> 1: ferrocaf faster), then (w/r): of the r rounds in which "
+        "both ran, the w in which that ferrocaf column's run was the better (paired by round, "
+        "all runs, whatever the cells' medians are of). " + pairing_text(pairs, compilers)
         + f" `vs raw`: the raw C reference (see below) and the {column_label(FERRO, compilers)} "
         "column's cost relative to it (ferrocaf time / raw time; for bandwidths raw bandwidth / "
         "ferrocaf bandwidth), so 1.0x would be the hardware limit.",
@@ -259,7 +262,7 @@ def write_markdown(path, meta, rows, raw_text, pairs, load):
     ]
     for r in rows:
         cells = " | ".join(r["cells"][rt] for rt in cols)
-        sps = " | ".join(x(r["speedups"][p]) for p in pairs)
+        sps = " | ".join(with_rounds(r["speedups"][p], r["won"][p]) for p in pairs)
         lines.append(f"| {r['name']} | {r['images']} | {cells} | {sps} | {r['raw']} |")
     if load:
         idle_n, load_n = meta.get("repeat", "R"), meta.get("load_repeat", "L")

@@ -163,6 +163,21 @@ class RoundsWon(unittest.TestCase):
         row = table_row(loaded_rounds(rounds), BENCH, "put_latency_syncimages", 2, pairs, 2)
         self.assertEqual(row["loaded_won"], {SHMEM: (2, 4)})
 
+    def test_idle_ratios_show_their_rounds_won_too(self):
+        m = Measurements()
+        expect = [("put_latency_syncimages", 2)]
+        for rnd, (f, s) in enumerate([(1.0, 2.0), (2.2, 2.0), (1.5, 2.5)]):
+            for rt, v in ((FERRO, f), (SHMEM, s)):
+                m.add(rt, {expect[0]: (v, "us")}, None, expect, rnd)
+        row = table_row(m, BENCH, "put_latency_syncimages", 2, {SHMEM: FERRO}, 0)
+        self.assertEqual(row["won"], {SHMEM: (2, 3)})
+        meta = {"command": "c", "facts": {}, "notes": {}, "started": datetime.datetime.now(),
+                "loads": ["0.0 0 0", "0 0 0"], "factor": 1.0}
+        with tempfile.TemporaryDirectory() as d:
+            write_markdown(Path(d) / "P.md", meta, [row], "", {SHMEM: FERRO}, 0)
+            text = (Path(d) / "P.md").read_text()
+        self.assertIn("| 1.33x (2/3) |", text)
+
     def test_bandwidth_rounds_count_the_higher_value(self):
         rounds = [{FERRO: 40.0, SHMEM: 20.0}, {FERRO: 20.0, SHMEM: 45.0},
                   {FERRO: 46.0, SHMEM: 45.0}]
@@ -197,7 +212,7 @@ class Documents(unittest.TestCase):
                       "vs OpenCoarrays (ferrocaf gfortran 12) | vs raw |", md)
         self.assertIn("libcaf_shmem with the ferrocaf (gfortran 16) column; OpenCoarrays with "
                       "the ferrocaf (gfortran 12) column", md)
-        self.assertIn("| 2.00x | 3.00x |", md)
+        self.assertIn("| 2.00x (1/1) | 3.00x (1/1) |", md)
         self.assertIn("degrades no more | adds no more time | loaded vs best peer |", md)
         self.assertIn("OpenCoarrays vs ferrocaf (gfortran 12)", svg)
         self.assertIn(">2.00x<", svg)  # the smaller of the paired speedups
