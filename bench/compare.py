@@ -65,6 +65,7 @@ BUILD = BENCH_DIR / "build"
 UTIL = BENCH_DIR / "micro" / "bench_util.f90"
 EXT_MODULE = ROOT / "caf_abi" / "ferrocaf_ext.f90"
 RUNS_FILE = "performance-runs.json"  # every run's values, saved next to the report
+PROBE_SRC = BENCH_DIR / "raw" / "handover.c"  # the host's cross-CPU hand-over, around idle runs
 
 
 @dataclass(frozen=True)
@@ -341,6 +342,36 @@ def build_raw(names):
     return exes
 
 
+def build_probe():
+    """Compiles the host's cross-CPU hand-over probe (bench/raw/handover.c); returns
+    (executable or None, note for the report: why there is none)."""
+    cc = shutil.which("cc") or shutil.which("gcc")
+    if not cc:
+        return None, "no C compiler"
+    if (os.cpu_count() or 1) < 2:
+        return None, "fewer than two CPUs"
+    BUILD.mkdir(parents=True, exist_ok=True)
+    exe = BUILD / "handover"
+    rc, out = sh([cc, "-O2", "-std=c11", "-pthread", str(PROBE_SRC), "-o", str(exe)])
+    if rc != 0:
+        return None, f"failed to compile: {out.strip().splitlines()[-1] if out.strip() else rc}"
+    return exe, ""
+
+
+def probe_host(exe):
+    """One reading of the hand-over probe in ns, or None if it failed (its error is printed)."""
+    try:
+        proc = subprocess.run([str(exe)], capture_output=True, text=True, timeout=10)
+    except subprocess.TimeoutExpired:
+        print("    hand-over probe: TIMEOUT 10s", flush=True)
+        return None
+    m = re.fullmatch(r"HANDOVER (\S+)\n", proc.stdout)
+    if proc.returncode != 0 or not m:
+        print(f"    hand-over probe: {proc.stderr.strip() or proc.stdout.strip()}", flush=True)
+        return None
+    return float(m.group(1))
+
+
 # ---------------------------------------------------------------- running
 
 
@@ -532,6 +563,9 @@ def main():
     lib = build_ferrocaf()
     exes, notes = build_benchmarks(benches, lib, args.fc, same_compiler)
     raw_exes = build_raw({b.raw_prog for b in benches if b.raw_prog})
+    probe, probe_note = build_probe()
+    if not probe:
+        print(f"  hand-over probe: {probe_note}; idle runs are not probed")
     peers = [p for p in PEERS if any(rt == p for _, rt in exes)]
     pairs = pairing(peers, same_compiler)
     runtimes = (*ferro_columns(pairs), *peers)
@@ -549,14 +583,18 @@ def main():
         beside = f" beside {load} CPU-bound processes" if load else ""
         print(f"[{tag}] {name} {rt} {n} images{beside}...", flush=True)
         cmd, env = launch_cmd(rt, exe, n, factor, b, args.fc)
+        probed = probe is not None and not load
+        before = probe_host(probe) if probed else None
         with Burners(load):
             results, error = run_once(cmd, env, args.timeout)
+        readings = [h for h in (before, probe_host(probe) if probed else None) if h is not None]
         if error:
             print(f"    {error}", flush=True)
         if b is not None:  # results under their report names
             results = {(b.label(r), k): v for (r, k), v in results.items()}
             expect = [(b.label(r), k) for r, k in expect]
-        m.add(rt + (LOADED if load else ""), results, error, expect, rnd)
+        m.add(rt + (LOADED if load else ""), results, error, expect, rnd,
+              host=max(readings) if readings else None)
 
     for group in plan_groups(plan):
         for entry in group:
@@ -591,7 +629,8 @@ def main():
             "notes": notes, "compilers": compilers,
             "started": started, "loads": loads, "factor": factor,
             "repeat": repeat, "load_repeat": load_repeat,
-            "spread_runs": args.spread_runs, "extra_runs": extra}
+            "spread_runs": args.spread_runs, "extra_runs": extra,
+            "probe_note": probe_note}
     selection = {"benchmarks": [b.name for b in benches], "images": wanted_images,
                  "load": args.load, "pairs": pairs}
     save_runs(docs / RUNS_FILE, m, meta, selection)
@@ -627,7 +666,7 @@ def write_report(docs, m, meta, selection):
     raw_keys = sorted({(k[0], k[1]) for k in list(m.values) + list(m.errors) if k[2] == RAW})
     raw_text = "\n".join(f"- {name} at {n}: {m.cell(name, n, RAW)[1]}" for name, n in raw_keys)
     meta = dict(meta, notes_file=BENCH_DIR / "NOTES.md",
-                hosts_file=BENCH_DIR / "mpi" / "hosts.md")
+                hosts_file=BENCH_DIR / "mpi" / "hosts.md", probe=m.probe_summary())
     write_markdown(docs / "PERFORMANCE.md", meta, rows, raw_text, pairs, load)
     write_svg(docs / "performance.svg", rows, pairs, meta["compilers"])
 

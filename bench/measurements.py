@@ -14,7 +14,7 @@ from report import LOADED, RAW, fmt, higher_is_better
 
 RUNS_FORMAT = 1  # version of the saved-runs file; a file of another version is refused
 META_KEYS = ("command", "facts", "notes", "compilers", "started", "loads", "factor", "repeat",
-             "load_repeat", "spread_runs", "extra_runs")
+             "load_repeat", "spread_runs", "extra_runs", "probe_note")
 
 
 class RunsFileError(Exception):
@@ -26,10 +26,14 @@ class Measurements:
 
     def __init__(self):
         self.values, self.errors, self.units, self.rounds = {}, {}, {}, {}
+        self.hosts = {}  # per key, beside each value: the host's hand-over reading or None
+        self.probes = []  # every probed run's reading, once per run
 
-    def add(self, runtime, results, error, expect, rnd):
+    def add(self, runtime, results, error, expect, rnd, host=None):
         """Records one run of round `rnd` (see `run_plan`): its value of every expected result,
-        or the error."""
+        or the error; `host`: the slower hand-over probe reading around the run (ns), if any."""
+        if host is not None:
+            self.probes.append(host)
         if runtime == RAW:  # keep every reference line a raw program printed
             expect = sorted(set(expect) | set(results))
         for name, images in expect:
@@ -40,6 +44,7 @@ class Measurements:
             value, unit = results[(name, images)]
             self.values.setdefault(key, []).append(value)
             self.rounds.setdefault(key, []).append(rnd)
+            self.hosts.setdefault(key, []).append(host)
             self.units[name] = unit
 
     def by_round(self, name, images, runtime):
@@ -66,17 +71,30 @@ class Measurements:
             text += f" [{fmt(min(vals))}–{fmt(max(vals))}]"
         if fast < len(vals):
             text += f" (fast mode: {fast} of {len(vals)} runs)"
+        slow = sum(h is not None and h > modes.HOST_SLOW_NS for h in self.hosts.get(key, []))
+        if slow:
+            text += f" (host slow around {slow} of {len(vals)} runs)"
         if errs:
             text += f" ({len(errs)} of {len(vals) + len(errs)} runs: {errs[0]})"
         return med, text
 
+    def probe_summary(self):
+        """The hand-over probe readings around the idle runs, for the report: "median X ns, slow
+        (over HOST_SLOW_NS) around k of n runs", or None if no run was probed."""
+        if not self.probes:
+            return None
+        slow = sum(h > modes.HOST_SLOW_NS for h in self.probes)
+        return (f"median {fmt(statistics.median(self.probes))} ns, slow (over "
+                f"{modes.HOST_SLOW_NS:g} ns) around {slow} of {len(self.probes)} runs")
+
     def to_json(self):
         """The measurements as JSON-ready data: one record per (result, images, runtime)."""
         keys = sorted(set(self.values) | set(self.errors))
-        return {"units": self.units,
+        return {"units": self.units, "probes": self.probes,
                 "cells": [{"result": n, "images": k, "runtime": rt,
                            "values": self.values.get((n, k, rt), []),
                            "rounds": self.rounds.get((n, k, rt), []),
+                           "hosts": self.hosts.get((n, k, rt), []),
                            "errors": self.errors.get((n, k, rt), [])} for n, k, rt in keys]}
 
     @classmethod
@@ -84,12 +102,14 @@ class Measurements:
         """The inverse of `to_json` (KeyError or TypeError on data of another shape)."""
         m = cls()
         m.units = dict(data["units"])
+        m.probes = [float(h) for h in data["probes"]]
         for c in data["cells"]:
             key = (c["result"], int(c["images"]), c["runtime"])
-            if len(c["values"]) != len(c["rounds"]):
-                raise TypeError(f"{key}: {len(c['values'])} values but {len(c['rounds'])} rounds")
+            if not len(c["values"]) == len(c["rounds"]) == len(c["hosts"]):
+                raise TypeError(f"{key}: {len(c['values'])} values, {len(c['rounds'])} rounds "
+                                f"and {len(c['hosts'])} probe readings")
             for kind, items in (("values", c["values"]), ("rounds", c["rounds"]),
-                                ("errors", c["errors"])):
+                                ("hosts", c["hosts"]), ("errors", c["errors"])):
                 if items:
                     getattr(m, kind)[key] = list(items)
         return m

@@ -30,6 +30,9 @@ import statistics
 SPREAD = 2.0  # worst over best run beyond which a cell's runs count as two modes
 FAST_MODE_MIN = 2  # runs the better side needs to count as a mode
 FAST_MODE_SHARE = 1 / 3  # share of a cell's runs the better side needs to count as a mode
+# A reading of bench/raw/handover.c above this (ns) around a run puts the run in the host's slow
+# mode: 24-42 ns in the fast mode, 157-384 in the slow one (bench/NOTES.md).
+HOST_SLOW_NS = 80.0
 
 
 def worse_ratio(a, b, higher):

@@ -17,7 +17,7 @@ not the code two gfortran versions generate for the same statement. `vs raw` alw
 import math
 import os
 
-from modes import FAST_MODE_MIN, SPREAD
+from modes import FAST_MODE_MIN, HOST_SLOW_NS, SPREAD
 
 FERRO, SHMEM, OPENCAF, RAW = "ferrocaf", "libcaf_shmem", "OpenCoarrays", "raw"
 FERRO_HOST = "ferrocaf host"  # ferrocaf built with the host's gfortran, beside a `--fc` column
@@ -194,7 +194,9 @@ def spread_legend(meta, load):
             f"{FAST_MODE_MIN} runs and a third of its runs. If every such cell of a row has one, "
             "each is the median of its fast mode, marked \"(fast mode: k of n runs)\"; if one "
             "has none, every cell of the row is the median of all its runs. A runtime slow in "
-            "more runs shows it there and in [min–max]."
+            "more runs shows it there and in [min–max]. \"(host slow around k of n runs)\": in k "
+            "of the cell's runs the host's hand-over probe read more than "
+            f"{HOST_SLOW_NS:g} ns (its slow mode; ~30 ns in the fast one)."
             + (" Loaded cells below are medians of all their runs." if load else ""))
 
 
@@ -205,7 +207,8 @@ def write_markdown(path, meta, rows, raw_text, pairs, load):
     spread row is taken to, bench/modes.py, and how many runs that added), notes_file (a
     hand-written Markdown file appended at the end: measurements of single changes) and
     hosts_file (bench/mpi/hosts.md: latency between test-bed hosts, appended after it), reread
-    (optional: the command that re-read saved runs, compare.py --from-runs).
+    (optional: the command that re-read saved runs, compare.py --from-runs), probe and
+    probe_note (optional: the hand-over probe's summary, or why it was not read).
     pairs: as made by `pairing`."""
     compilers = meta.get("compilers", {})
     cols = (*ferro_columns(pairs), *pairs)
@@ -218,12 +221,16 @@ def write_markdown(path, meta, rows, raw_text, pairs, load):
         f"- date: {meta['started']:%Y-%m-%d %H:%M} (local time)",
     ]
     if meta.get("reread"):
-        lines += [f"- this report: the runs above, saved in performance-runs.json, re-read by "
+        lines += [f"- this report: re-read from the runs saved in performance-runs.json by "
                   f"`{meta['reread']}` under the rules of bench/modes.py at that time"]
     lines += [f"- {k}: {v}" for k, v in meta["facts"].items()]
     busy = float(meta["loads"][0].split()[0])  # before our runs: other work only
     cores = os.cpu_count() or 1
     lines += [f"- load average before / after the runs: {meta['loads'][0]} / {meta['loads'][1]}"]
+    if meta.get("probe") or meta.get("probe_note"):
+        lines += ["- the host's cross-CPU cache-line hand-over, read just before and after each "
+                  "idle run (`bench/raw/handover.c`; the slower reading counts): "
+                  + (meta.get("probe") or f"not read ({meta['probe_note']})")]
     lines += [f"- {column_label(rt, compilers)}: {meta['notes'][rt]}" for rt in (FERRO_HOST, *PEERS)
               if meta["notes"].get(rt)]
     lines += [

@@ -422,7 +422,7 @@ class SavedRuns(unittest.TestCase):
         expect = [("put_latency_syncimages", 2)]
         for rnd, (f, s, o) in enumerate([(0.13, 0.40, 0.5), (0.40, 0.13, 0.6), (0.14, 0.12, 0.7)]):
             for rt, v in ((FERRO, f), (SHMEM, s), (OPENCAF, o)):
-                m.add(rt, {expect[0]: (v, "us")}, None, expect, rnd)
+                m.add(rt, {expect[0]: (v, "us")}, None, expect, rnd, host=29.0 + 140 * (v == 0.40))
                 m.add(rt + LOADED, {expect[0]: (v * 3, "us")}, None, expect, rnd)
         m.add(OPENCAF + LOADED, {}, "TIMEOUT 40s", expect, 3)
         m.add("raw", {("raw_pingpong_8B", 2): (0.05, "us")}, None, [], 0)
@@ -443,17 +443,28 @@ class SavedRuns(unittest.TestCase):
             save_runs(ran / "runs.json", m, self.meta(), selection)
             write_report(ran, m, self.meta(), selection)
             m2, meta2, selection2 = load_runs(ran / "runs.json")
-            self.assertEqual((m2.values, m2.errors, m2.rounds, m2.units),
-                             (m.values, m.errors, m.rounds, m.units))
+            self.assertEqual((m2.values, m2.errors, m2.rounds, m2.units, m2.hosts, m2.probes),
+                             (m.values, m.errors, m.rounds, m.units, m.hosts, m.probes))
             self.assertEqual((meta2, selection2), (self.meta(), selection))
             reread(ran / "runs.json", again, "python3 bench/compare.py --from-runs r")
             first = (ran / "PERFORMANCE.md").read_text().splitlines()
             second = (again / "PERFORMANCE.md").read_text().splitlines()
         self.assertIn("TIMEOUT 40s", "\n".join(first))
+        self.assertIn("median 29.0 ns, slow (over 80 ns) around 2 of 9 runs", "\n".join(first))
         reread_line = [line for line in second if line not in first]
         self.assertEqual(len(reread_line), 1)
         self.assertIn("`python3 bench/compare.py --from-runs r`", reread_line[0])
         self.assertEqual([line for line in second if line != reread_line[0]], first)
+
+    def test_cells_count_their_runs_in_the_hosts_slow_mode(self):
+        m = self.measurements()
+        _, text = m.cell("put_latency_syncimages", 2, FERRO)
+        self.assertIn("(host slow around 1 of 3 runs)", text)
+        _, text = m.cell("put_latency_syncimages", 2, OPENCAF)
+        self.assertNotIn("host slow", text)
+        _, text = m.cell("put_latency_syncimages", 2, FERRO + LOADED)  # not probed
+        self.assertNotIn("host slow", text)
+        self.assertIsNone(Measurements().probe_summary())
 
     def test_a_file_that_is_not_saved_runs_is_refused_with_its_name(self):
         with tempfile.TemporaryDirectory() as d:
