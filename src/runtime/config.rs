@@ -1,5 +1,7 @@
-//! Configuration from the environment. Every FERROCAF_* variable is parsed here, and an invalid
-//! value is an error naming the variable, never silently ignored.
+//! Configuration from the environment. Every FERROCAF_* setting is parsed here except two:
+//! the job description the launcher passes to images (FERROCAF_JOB, FERROCAF_IMAGE:
+//! `launch/job.rs`) and FERROCAF_GFORTRAN_ABI (`abi/generation.rs`). An invalid value is an
+//! error naming the variable, never silently ignored.
 
 use std::fmt;
 
