@@ -18,7 +18,7 @@ What it does:
      runtime runs once, one after another, in an order that rotates from round to round
      (`run_plan`); R rounds on their own (--repeat), each run under a timeout (a configuration
      whose idle runs spread more than 2x gets more rounds, up to --spread-runs runs, and its
-     idle cells the median of their fast mode: bench/modes.py); a failed,
+     spread idle cells the median of their fast mode if each has one: bench/modes.py); a failed,
      verification-failed or timed-out run is recorded and shown, never dropped. With --load N
      the rounds also run each runtime beside N CPU-bound processes (bench/load.py), L times
      (--load-repeat), and a second table shows the loaded times, how much each runtime
@@ -47,7 +47,6 @@ import platform
 import re
 import shutil
 import signal
-import statistics
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -56,7 +55,8 @@ from pathlib import Path
 import modes
 import sid
 from load import Burners
-from report import (FERRO, FERRO_HOST, LOADED, OPENCAF, PEERS, RAW, SHMEM, ferro_columns, fmt,
+from measurements import Measurements, RunsFileError, load_runs, save_runs
+from report import (FERRO, FERRO_HOST, LOADED, OPENCAF, PEERS, RAW, SHMEM, ferro_columns,
                     higher_is_better, pairing, table_row, write_markdown, write_svg)
 
 BENCH_DIR = Path(__file__).resolve().parent
@@ -64,6 +64,8 @@ ROOT = BENCH_DIR.parent
 BUILD = BENCH_DIR / "build"
 UTIL = BENCH_DIR / "micro" / "bench_util.f90"
 EXT_MODULE = ROOT / "caf_abi" / "ferrocaf_ext.f90"
+RUNS_FILE = "performance-runs.json"  # every run's values, saved next to the report
+PROBE_SRC = BENCH_DIR / "raw" / "handover.c"  # the host's cross-CPU hand-over, around idle runs
 
 
 @dataclass(frozen=True)
@@ -340,6 +342,36 @@ def build_raw(names):
     return exes
 
 
+def build_probe():
+    """Compiles the host's cross-CPU hand-over probe (bench/raw/handover.c); returns
+    (executable or None, note for the report: why there is none)."""
+    cc = shutil.which("cc") or shutil.which("gcc")
+    if not cc:
+        return None, "no C compiler"
+    if (os.cpu_count() or 1) < 2:
+        return None, "fewer than two CPUs"
+    BUILD.mkdir(parents=True, exist_ok=True)
+    exe = BUILD / "handover"
+    rc, out = sh([cc, "-O2", "-std=c11", "-pthread", str(PROBE_SRC), "-o", str(exe)])
+    if rc != 0:
+        return None, f"failed to compile: {out.strip().splitlines()[-1] if out.strip() else rc}"
+    return exe, ""
+
+
+def probe_host(exe):
+    """One reading of the hand-over probe in ns, or None if it failed (its error is printed)."""
+    try:
+        proc = subprocess.run([str(exe)], capture_output=True, text=True, timeout=10)
+    except subprocess.TimeoutExpired:
+        print("    hand-over probe: TIMEOUT 10s", flush=True)
+        return None
+    m = re.fullmatch(r"HANDOVER (\S+)\n", proc.stdout)
+    if proc.returncode != 0 or not m:
+        print(f"    hand-over probe: {proc.stderr.strip() or proc.stdout.strip()}", flush=True)
+        return None
+    return float(m.group(1))
+
+
 # ---------------------------------------------------------------- running
 
 
@@ -386,54 +418,6 @@ def run_once(cmd, env, timeout):
     if not results:
         return {}, "FAIL no RESULT"
     return results, None
-
-
-class Measurements:
-    """All values per (result name, images, runtime), with failures kept."""
-
-    def __init__(self):
-        self.values, self.errors, self.units, self.rounds = {}, {}, {}, {}
-
-    def add(self, runtime, results, error, expect, rnd):
-        """Records one run of round `rnd` (see `run_plan`): its value of every expected result,
-        or the error."""
-        if runtime == RAW:  # keep every reference line a raw program printed
-            expect = sorted(set(expect) | set(results))
-        for name, images in expect:
-            key = (name, images, runtime)
-            if error or (name, images) not in results:
-                self.errors.setdefault(key, []).append(error or "FAIL missing RESULT")
-                continue
-            value, unit = results[(name, images)]
-            self.values.setdefault(key, []).append(value)
-            self.rounds.setdefault(key, []).append(rnd)
-            self.units[name] = unit
-
-    def by_round(self, name, images, runtime):
-        """{round: value} of the successful runs of (name, images, runtime)."""
-        key = (name, images, runtime)
-        return dict(zip(self.rounds.get(key, []), self.values.get(key, [])))
-
-    def cell(self, name, images, runtime):
-        """(value or None, text for the table): the median of a loaded cell's runs, of an idle
-        cell's fast mode (bench/modes.py)."""
-        key = (name, images, runtime)
-        vals, errs = self.values.get(key, []), self.errors.get(key, [])
-        if not vals:
-            return None, (errs[0] if errs else "—")
-        unit = self.units.get(name, "")
-        if runtime.endswith(LOADED):
-            med, fast = statistics.median(vals), len(vals)
-        else:  # an idle cell: the median of its fast mode (bench/modes.py)
-            med, fast = modes.idle_value(vals, higher_is_better(unit))
-        text = f"{fmt(med)} {unit}"
-        if len(vals) > 1:
-            text += f" [{fmt(min(vals))}–{fmt(max(vals))}]"
-        if fast < len(vals):
-            text += f" (fast mode: {fast} of {len(vals)} runs)"
-        if errs:
-            text += f" ({len(errs)} of {len(vals) + len(errs)} runs: {errs[0]})"
-        return med, text
 
 
 def rotated(runtimes, rnd):
@@ -547,9 +531,16 @@ def main():
                          "column built with the host's gfortran (OpenCoarrays' compiler); "
                          "OpenCoarrays is then compared with the --fc column")
     ap.add_argument("--docs", default=str(ROOT / "docs"), help="where to write the report")
+    ap.add_argument("--from-runs", metavar="FILE",
+                    help="build and run nothing: write the report from the runs an earlier run "
+                         "saved (its docs/" + RUNS_FILE + "), read under the current rules")
     args = ap.parse_args()
     started = datetime.datetime.now()
     command = "python3 bench/compare.py" + "".join(f" {a}" for a in sys.argv[1:])
+    if args.from_runs:
+        reread(Path(args.from_runs), Path(args.docs), command)
+        show(Path(args.docs))
+        return
 
     factor = args.factor or (0.1 if args.quick else 1.0)
     repeat = args.repeat if ("--repeat" in sys.argv or not args.quick) else 1
@@ -572,6 +563,9 @@ def main():
     lib = build_ferrocaf()
     exes, notes = build_benchmarks(benches, lib, args.fc, same_compiler)
     raw_exes = build_raw({b.raw_prog for b in benches if b.raw_prog})
+    probe, probe_note = build_probe()
+    if not probe:
+        print(f"  hand-over probe: {probe_note}; idle runs are not probed")
     peers = [p for p in PEERS if any(rt == p for _, rt in exes)]
     pairs = pairing(peers, same_compiler)
     runtimes = (*ferro_columns(pairs), *peers)
@@ -589,14 +583,18 @@ def main():
         beside = f" beside {load} CPU-bound processes" if load else ""
         print(f"[{tag}] {name} {rt} {n} images{beside}...", flush=True)
         cmd, env = launch_cmd(rt, exe, n, factor, b, args.fc)
+        probed = probe is not None and not load
+        before = probe_host(probe) if probed else None
         with Burners(load):
             results, error = run_once(cmd, env, args.timeout)
+        readings = [h for h in (before, probe_host(probe) if probed else None) if h is not None]
         if error:
             print(f"    {error}", flush=True)
         if b is not None:  # results under their report names
             results = {(b.label(r), k): v for (r, k), v in results.items()}
             expect = [(b.label(r), k) for r, k in expect]
-        m.add(rt + (LOADED if load else ""), results, error, expect, rnd)
+        m.add(rt + (LOADED if load else ""), results, error, expect, rnd,
+              host=max(readings) if readings else None)
 
     for group in plan_groups(plan):
         for entry in group:
@@ -625,14 +623,6 @@ def main():
                     for r in b.results:
                         m.errors.setdefault((b.label(r), n, key), []).append(why)
 
-    rows = []
-    for b in benches:
-        for r in b.results:
-            for n in (n for n in b.images if n in wanted_images):
-                rows.append(table_row(m, b, r, n, pairs, args.load))
-    raw_keys = sorted({(k[0], k[1]) for k in list(m.values) + list(m.errors) if k[2] == RAW})
-    raw_text = "\n".join(f"- {name} at {n}: {m.cell(name, n, RAW)[1]}" for name, n in raw_keys)
-
     docs = Path(args.docs)
     docs.mkdir(parents=True, exist_ok=True)
     meta = {"command": command, "facts": machine_facts(args.fc, same_compiler),
@@ -640,10 +630,49 @@ def main():
             "started": started, "loads": loads, "factor": factor,
             "repeat": repeat, "load_repeat": load_repeat,
             "spread_runs": args.spread_runs, "extra_runs": extra,
-            "notes_file": BENCH_DIR / "NOTES.md",
-            "hosts_file": BENCH_DIR / "mpi" / "hosts.md"}
-    write_markdown(docs / "PERFORMANCE.md", meta, rows, raw_text, pairs, args.load)
-    write_svg(docs / "performance.svg", rows, pairs, compilers)
+            "probe_note": probe_note}
+    selection = {"benchmarks": [b.name for b in benches], "images": wanted_images,
+                 "load": args.load, "pairs": pairs}
+    save_runs(docs / RUNS_FILE, m, meta, selection)
+    write_report(docs, m, meta, selection)
+    show(docs)
+
+
+def reread(path, docs, command):
+    """`--from-runs`: the report of the runs saved at `path`, read under the current rules."""
+    try:
+        m, meta, selection = load_runs(path)
+    except RunsFileError as e:
+        fail(str(e))
+    known = {b.name: b for b in BENCHMARKS}
+    unknown = [n for n in selection["benchmarks"] if n not in known]
+    if unknown:
+        fail(f"{path}: benchmark(s) {unknown} no longer in compare.py's BENCHMARKS")
+    docs.mkdir(parents=True, exist_ok=True)
+    write_report(docs, m, dict(meta, reread=command), selection)
+
+
+def write_report(docs, m, meta, selection):
+    """Writes docs/PERFORMANCE.md (with bench/NOTES.md and bench/mpi/hosts.md appended) and
+    docs/performance.svg from the measurements `m` of the benchmarks, images and load of
+    `selection`, compared as its `pairs` say."""
+    benches = [b for b in BENCHMARKS if b.name in selection["benchmarks"]]
+    pairs, load = selection["pairs"], selection["load"]
+    rows = []
+    for b in benches:
+        for r in b.results:
+            for n in (n for n in b.images if n in selection["images"]):
+                rows.append(table_row(m, b, r, n, pairs, load))
+    raw_keys = sorted({(k[0], k[1]) for k in list(m.values) + list(m.errors) if k[2] == RAW})
+    raw_text = "\n".join(f"- {name} at {n}: {m.cell(name, n, RAW)[1]}" for name, n in raw_keys)
+    meta = dict(meta, notes_file=BENCH_DIR / "NOTES.md",
+                hosts_file=BENCH_DIR / "mpi" / "hosts.md", probe=m.probe_summary())
+    write_markdown(docs / "PERFORMANCE.md", meta, rows, raw_text, pairs, load)
+    write_svg(docs / "performance.svg", rows, pairs, meta["compilers"])
+
+
+def show(docs):
+    """Prints the report just written to `docs`."""
     print(f"wrote {docs / 'PERFORMANCE.md'} and {docs / 'performance.svg'}")
     print((docs / "PERFORMANCE.md").read_text())
 

@@ -17,7 +17,7 @@ not the code two gfortran versions generate for the same statement. `vs raw` alw
 import math
 import os
 
-from modes import FAST_MODE_MIN, SPREAD
+from modes import FAST_MODE_MIN, HOST_SLOW_NS, SPREAD
 
 FERRO, SHMEM, OPENCAF, RAW = "ferrocaf", "libcaf_shmem", "OpenCoarrays", "raw"
 FERRO_HOST = "ferrocaf host"  # ferrocaf built with the host's gfortran, beside a `--fc` column
@@ -76,6 +76,7 @@ def table_row(m, b, result, n, pairs, load):
     row = {"name": name, "images": n, "cells": {rt: v[1] for rt, v in vals.items()},
            "pairs": dict(pairs),
            "speedups": {p: speedup(unit, vals[f][0], vals[p][0]) for p, f in pairs.items()},
+           "won": {p: rounds_won(m, name, n, unit, f, p) for p, f in pairs.items()},
            "raw": raw}
     if load:
         loaded = {rt: m.cell(name, n, rt + LOADED) for rt in runtimes}
@@ -126,7 +127,7 @@ def best_peer(speedups):
 
 
 def with_rounds(ratio, won):
-    """A loaded ratio and its rounds won, e.g. "3.40x (5/5)"."""
+    """A ratio and its rounds won, e.g. "3.40x (5/5)"."""
     return x(ratio) + (f" ({won[0]}/{won[1]})" if ratio is not None and won[1] else "")
 
 
@@ -188,12 +189,15 @@ def spread_legend(meta, load):
             if runs > meta.get("repeat", 0) else "")
     return ("Runs of a 2-image ping-pong fall, run by run and for every runtime alike, into a "
             "fast and a 3–5x slower mode (bench/NOTES.md, \"The idle 2-image slow mode\"), so "
-            + more + f"a cell whose runs spread more than {SPREAD:g}x is the median of its fast "
-            "mode: the runs on the better side of the largest gap between two consecutive runs "
-            f"(sorted), if that side holds at least {FAST_MODE_MIN} runs (else of all runs), "
-            "marked \"(fast mode: k of n runs)\". A runtime slow in more runs shows it there and "
-            "in [min–max]." + (" Loaded cells below are medians of all their runs." if load
-                                else ""))
+            + more + f"a cell whose runs spread more than {SPREAD:g}x has a fast mode if the "
+            "better side of the largest gap between two consecutive runs (sorted) holds at least "
+            f"{FAST_MODE_MIN} runs and a third of its runs. If every such cell of a row has one, "
+            "each is the median of its fast mode, marked \"(fast mode: k of n runs)\"; if one "
+            "has none, every cell of the row is the median of all its runs. A runtime slow in "
+            "more runs shows it there and in [min–max]. \"(host slow around k of n runs)\": in k "
+            "of the cell's runs the host's hand-over probe read more than "
+            f"{HOST_SLOW_NS:g} ns (its slow mode; ~30 ns in the fast one)."
+            + (" Loaded cells below are medians of all their runs." if load else ""))
 
 
 def write_markdown(path, meta, rows, raw_text, pairs, load):
@@ -202,7 +206,9 @@ def write_markdown(path, meta, rows, raw_text, pairs, load):
     and beside the CPU-bound processes), spread_runs and extra_runs (optional: the idle runs a
     spread row is taken to, bench/modes.py, and how many runs that added), notes_file (a
     hand-written Markdown file appended at the end: measurements of single changes) and
-    hosts_file (bench/mpi/hosts.md: latency between test-bed hosts, appended after it).
+    hosts_file (bench/mpi/hosts.md: latency between test-bed hosts, appended after it), reread
+    (optional: the command that re-read saved runs, compare.py --from-runs), probe and
+    probe_note (optional: the hand-over probe's summary, or why it was not read).
     pairs: as made by `pairing`."""
     compilers = meta.get("compilers", {})
     cols = (*ferro_columns(pairs), *pairs)
@@ -214,10 +220,17 @@ def write_markdown(path, meta, rows, raw_text, pairs, load):
         f"- command: `{meta['command']}`",
         f"- date: {meta['started']:%Y-%m-%d %H:%M} (local time)",
     ]
+    if meta.get("reread"):
+        lines += [f"- this report: re-read from the runs saved in performance-runs.json by "
+                  f"`{meta['reread']}` under the rules of bench/modes.py at that time"]
     lines += [f"- {k}: {v}" for k, v in meta["facts"].items()]
     busy = float(meta["loads"][0].split()[0])  # before our runs: other work only
     cores = os.cpu_count() or 1
     lines += [f"- load average before / after the runs: {meta['loads'][0]} / {meta['loads'][1]}"]
+    if meta.get("probe") or meta.get("probe_note"):
+        lines += ["- the host's cross-CPU cache-line hand-over, read just before and after each "
+                  "idle run (`bench/raw/handover.c`; the slower reading counts): "
+                  + (meta.get("probe") or f"not read ({meta['probe_note']})")]
     lines += [f"- {column_label(rt, compilers)}: {meta['notes'][rt]}" for rt in (FERRO_HOST, *PEERS)
               if meta["notes"].get(rt)]
     lines += [
@@ -242,7 +255,9 @@ def write_markdown(path, meta, rows, raw_text, pairs, load):
         "program warms up, times 5 repetitions and prints the median repetition "
         "(`bench/micro/bench_util.f90`). Column headers name the compiler of each runtime's "
         "programs. `vs <peer> (ferrocaf <compiler>)` = how many times better that ferrocaf "
-        "column is than that peer (> 1: ferrocaf faster). " + pairing_text(pairs, compilers)
+        "column is than that peer (> 1: ferrocaf faster), then (w/r): of the r rounds in which "
+        "both ran, the w in which that ferrocaf column's run was the better (paired by round, "
+        "all runs, whatever the cells' medians are of). " + pairing_text(pairs, compilers)
         + f" `vs raw`: the raw C reference (see below) and the {column_label(FERRO, compilers)} "
         "column's cost relative to it (ferrocaf time / raw time; for bandwidths raw bandwidth / "
         "ferrocaf bandwidth), so 1.0x would be the hardware limit.",
@@ -254,7 +269,7 @@ def write_markdown(path, meta, rows, raw_text, pairs, load):
     ]
     for r in rows:
         cells = " | ".join(r["cells"][rt] for rt in cols)
-        sps = " | ".join(x(r["speedups"][p]) for p in pairs)
+        sps = " | ".join(with_rounds(r["speedups"][p], r["won"][p]) for p in pairs)
         lines.append(f"| {r['name']} | {r['images']} | {cells} | {sps} | {r['raw']} |")
     if load:
         idle_n, load_n = meta.get("repeat", "R"), meta.get("load_repeat", "L")

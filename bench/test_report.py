@@ -16,8 +16,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from compare import (BENCHMARKS, Bench, Measurements, launch_cmd, plan_groups,  # noqa: E402
-                     programs, run_plan, spread_rounds)
-from modes import fast_mode, idle_value  # noqa: E402
+                     programs, reread, run_plan, spread_rounds, write_report)
+from measurements import RunsFileError, load_runs, save_runs  # noqa: E402
+from modes import fast_mode, idle_row  # noqa: E402
 from report import (FERRO, FERRO_HOST, LOADED, OPENCAF, SHMEM, added_verdict,  # noqa: E402
                     pairing, table_row, verdict, write_markdown, write_svg)
 
@@ -162,6 +163,21 @@ class RoundsWon(unittest.TestCase):
         row = table_row(loaded_rounds(rounds), BENCH, "put_latency_syncimages", 2, pairs, 2)
         self.assertEqual(row["loaded_won"], {SHMEM: (2, 4)})
 
+    def test_idle_ratios_show_their_rounds_won_too(self):
+        m = Measurements()
+        expect = [("put_latency_syncimages", 2)]
+        for rnd, (f, s) in enumerate([(1.0, 2.0), (2.2, 2.0), (1.5, 2.5)]):
+            for rt, v in ((FERRO, f), (SHMEM, s)):
+                m.add(rt, {expect[0]: (v, "us")}, None, expect, rnd)
+        row = table_row(m, BENCH, "put_latency_syncimages", 2, {SHMEM: FERRO}, 0)
+        self.assertEqual(row["won"], {SHMEM: (2, 3)})
+        meta = {"command": "c", "facts": {}, "notes": {}, "started": datetime.datetime.now(),
+                "loads": ["0.0 0 0", "0 0 0"], "factor": 1.0}
+        with tempfile.TemporaryDirectory() as d:
+            write_markdown(Path(d) / "P.md", meta, [row], "", {SHMEM: FERRO}, 0)
+            text = (Path(d) / "P.md").read_text()
+        self.assertIn("| 1.33x (2/3) |", text)
+
     def test_bandwidth_rounds_count_the_higher_value(self):
         rounds = [{FERRO: 40.0, SHMEM: 20.0}, {FERRO: 20.0, SHMEM: 45.0},
                   {FERRO: 46.0, SHMEM: 45.0}]
@@ -196,7 +212,7 @@ class Documents(unittest.TestCase):
                       "vs OpenCoarrays (ferrocaf gfortran 12) | vs raw |", md)
         self.assertIn("libcaf_shmem with the ferrocaf (gfortran 16) column; OpenCoarrays with "
                       "the ferrocaf (gfortran 12) column", md)
-        self.assertIn("| 2.00x | 3.00x |", md)
+        self.assertIn("| 2.00x (1/1) | 3.00x (1/1) |", md)
         self.assertIn("degrades no more | adds no more time | loaded vs best peer |", md)
         self.assertIn("OpenCoarrays vs ferrocaf (gfortran 12)", svg)
         self.assertIn(">2.00x<", svg)  # the smaller of the paired speedups
@@ -340,15 +356,30 @@ class TwoModes(unittest.TestCase):
                           for rt in (self.RTS * 2)[rnd % 3:rnd % 3 + 3]])
         self.assertEqual(spread_rounds(m, group, 3), [])  # --spread-runs 3: nothing added
 
-    def test_the_fast_mode_decides_a_bimodal_cell_of_any_runtime(self):
+    def test_the_fast_mode_of_a_cell_needs_two_runs_and_a_third_of_them(self):
         slow_majority = [0.13, 0.40, 0.13, 0.42, 0.38, 0.41, 0.14]
-        self.assertEqual(sorted(fast_mode(slow_majority, False)), [0.13, 0.13, 0.14])
-        self.assertEqual(idle_value(slow_majority, False), (0.13, 3))
+        self.assertEqual(fast_mode(slow_majority, False), [0.13, 0.13, 0.14])
         # Bandwidths: the fast mode is the higher side.
-        self.assertEqual(idle_value([20.0, 60.0, 21.0, 58.0, 62.0], True), (60.0, 3))
-        # One good run is not a mode, and a tight cell keeps its median.
-        self.assertEqual(idle_value([0.13, 0.40, 0.42, 0.38, 0.41], False), (0.40, 5))
-        self.assertEqual(idle_value([1.0, 1.5, 1.9], False), (1.5, 3))
+        self.assertEqual(fast_mode([20.0, 60.0, 21.0, 58.0, 62.0], True), [62.0, 60.0, 58.0])
+        # One good run is not a mode, nor are 2 of 7; a tight cell has none.
+        self.assertIsNone(fast_mode([0.13, 0.40, 0.42, 0.38, 0.41], False))
+        self.assertIsNone(fast_mode([0.13, 0.13, 0.40, 0.42, 0.38, 0.41, 0.39], False))
+        self.assertIsNone(fast_mode([1.0, 1.5, 1.9], False))
+
+    def test_a_row_takes_fast_modes_only_if_every_spread_cell_has_one(self):
+        two_modes = [0.13, 0.40, 0.13, 0.42, 0.38, 0.41, 0.14]
+        tight = [0.20, 0.21, 0.25, 0.22, 0.30, 0.24, 0.23]
+        row = idle_row({FERRO: tight, SHMEM: two_modes}, False)
+        self.assertEqual(row, {FERRO: (0.23, 7), SHMEM: (0.13, 3)})
+        # The 08:41 stencil_events row at 4 images: the peer's fast mode holds 3 of 7 runs,
+        # ferrocaf's best run stands alone; neither cell may then take its fast mode.
+        lone_best = [0.10, 0.40, 0.42, 0.38, 0.41, 0.39, 0.43]
+        row = idle_row({FERRO: lone_best, SHMEM: two_modes}, False)
+        self.assertEqual(row, {FERRO: (0.40, 7), SHMEM: (0.38, 7)})
+        # The transpose row: ferrocaf within 2x, the peer's fast mode only 2 of 7 runs.
+        two_of_seven = [0.13, 0.13, 0.40, 0.42, 0.38, 0.41, 0.39]
+        row = idle_row({FERRO: [0.20, 0.38, 0.30], SHMEM: two_of_seven}, False)
+        self.assertEqual(row, {FERRO: (0.30, 3), SHMEM: (0.39, 7)})
 
     def test_idle_cells_show_their_fast_mode_and_loaded_cells_their_median(self):
         m = Measurements()
@@ -360,6 +391,12 @@ class TwoModes(unittest.TestCase):
         self.assertEqual(value, 0.13)
         self.assertIn("(fast mode: 3 of 7 runs)", text)
         value, text = m.cell("put_latency_syncimages", 2, FERRO + LOADED)
+        self.assertEqual(value, 0.38)
+        self.assertNotIn("fast mode", text)
+        # A peer in the same row whose best run stands alone: the row drops the fast mode.
+        for rnd, v in enumerate([0.10, 0.40, 0.42, 0.38, 0.41, 0.39, 0.43]):
+            m.add(SHMEM, {expect[0]: (v, "us")}, None, expect, rnd)
+        value, text = m.cell("put_latency_syncimages", 2, FERRO)
         self.assertEqual(value, 0.38)
         self.assertNotIn("fast mode", text)
 
@@ -374,6 +411,72 @@ class TwoModes(unittest.TestCase):
             text = (Path(d) / "P.md").read_text()
         self.assertIn("up to 7 runs (`--spread-runs`; 12 runs added in all)", text)
         self.assertIn("median of its fast mode", text)
+
+
+class SavedRuns(unittest.TestCase):
+    """docs/performance-runs.json: every run saved, and a report re-read from it."""
+
+    def measurements(self):
+        """put_latency at 2 images, idle and loaded, with a failed run and a raw reference."""
+        m = Measurements()
+        expect = [("put_latency_syncimages", 2)]
+        for rnd, (f, s, o) in enumerate([(0.13, 0.40, 0.5), (0.40, 0.13, 0.6), (0.14, 0.12, 0.7)]):
+            for rt, v in ((FERRO, f), (SHMEM, s), (OPENCAF, o)):
+                m.add(rt, {expect[0]: (v, "us")}, None, expect, rnd, host=29.0 + 140 * (v == 0.40))
+                m.add(rt + LOADED, {expect[0]: (v * 3, "us")}, None, expect, rnd)
+        m.add(OPENCAF + LOADED, {}, "TIMEOUT 40s", expect, 3)
+        m.add("raw", {("raw_pingpong_8B", 2): (0.05, "us")}, None, [], 0)
+        return m
+
+    def meta(self):
+        return {"command": "python3 bench/compare.py --load 2", "facts": {"cpu": "x"},
+                "notes": {}, "compilers": COMPILERS,
+                "started": datetime.datetime(2026, 11, 28, 8, 41), "loads": ["0.00 0 0", "1 1 1"],
+                "factor": 0.2, "repeat": 3, "load_repeat": 5, "spread_runs": 7, "extra_runs": 0}
+
+    def test_a_report_re_read_from_saved_runs_is_the_report_of_the_run(self):
+        selection = {"benchmarks": ["put_latency"], "images": [2], "load": 2, "pairs": ONE}
+        m = self.measurements()
+        with tempfile.TemporaryDirectory() as d:
+            ran, again = Path(d) / "ran", Path(d) / "again"
+            ran.mkdir()
+            save_runs(ran / "runs.json", m, self.meta(), selection)
+            write_report(ran, m, self.meta(), selection)
+            m2, meta2, selection2 = load_runs(ran / "runs.json")
+            self.assertEqual((m2.values, m2.errors, m2.rounds, m2.units, m2.hosts, m2.probes),
+                             (m.values, m.errors, m.rounds, m.units, m.hosts, m.probes))
+            self.assertEqual((meta2, selection2), (self.meta(), selection))
+            reread(ran / "runs.json", again, "python3 bench/compare.py --from-runs r")
+            first = (ran / "PERFORMANCE.md").read_text().splitlines()
+            second = (again / "PERFORMANCE.md").read_text().splitlines()
+        self.assertIn("TIMEOUT 40s", "\n".join(first))
+        self.assertIn("median 29.0 ns, slow (over 80 ns) around 2 of 9 runs", "\n".join(first))
+        reread_line = [line for line in second if line not in first]
+        self.assertEqual(len(reread_line), 1)
+        self.assertIn("`python3 bench/compare.py --from-runs r`", reread_line[0])
+        self.assertEqual([line for line in second if line != reread_line[0]], first)
+
+    def test_cells_count_their_runs_in_the_hosts_slow_mode(self):
+        m = self.measurements()
+        _, text = m.cell("put_latency_syncimages", 2, FERRO)
+        self.assertIn("(host slow around 1 of 3 runs)", text)
+        _, text = m.cell("put_latency_syncimages", 2, OPENCAF)
+        self.assertNotIn("host slow", text)
+        _, text = m.cell("put_latency_syncimages", 2, FERRO + LOADED)  # not probed
+        self.assertNotIn("host slow", text)
+        self.assertIsNone(Measurements().probe_summary())
+
+    def test_a_file_that_is_not_saved_runs_is_refused_with_its_name(self):
+        with tempfile.TemporaryDirectory() as d:
+            cases = {"missing.json": None, "text.json": "not json",
+                     "other.json": '{"format": 99}', "shape.json": '{"format": 1, "meta": {}}'}
+            for name, text in cases.items():
+                path = Path(d) / name
+                if text is not None:
+                    path.write_text(text)
+                with self.assertRaises(RunsFileError) as caught:
+                    load_runs(path)
+                self.assertIn(str(path), str(caught.exception))
 
 
 if __name__ == "__main__":

@@ -131,6 +131,17 @@ fn info_lists_the_variables() {
     let bad = run(ferrocaf(&["info"]).env("FERROCAF_EVENTS", "carrier-pigeon"));
     expect_code(&bad, 1);
     assert!(text(&bad.stdout).contains("events:      INVALID"));
+    let abi = run(ferrocaf(&["info"]).env("FERROCAF_GFORTRAN_ABI", "15"));
+    expect_code(&abi, 0);
+    assert!(
+        text(&abi.stdout).contains("gfortran ABI: 15 (gfortran 15, from FERROCAF_GFORTRAN_ABI)")
+    );
+    assert!(text(&abi.stdout).contains("FERROCAF_GFORTRAN_ABI = 15"));
+    let bad = run(ferrocaf(&["info"]).env("FERROCAF_GFORTRAN_ABI", "7"));
+    expect_code(&bad, 1);
+    assert!(text(&bad.stdout).contains(
+        "gfortran ABI: INVALID: FERROCAF_GFORTRAN_ABI=7 is not a gfortran version ferrocaf knows"
+    ));
 }
 
 /// The spin budget `info` shows is shared memory's default: 20000 polls when each image has a

@@ -170,6 +170,15 @@ pub fn decide(program: &[u32], aside: &[u32], setting: Option<&str>) -> Result<G
     }
 }
 
+/// The generation `FERROCAF_GFORTRAN_ABI` names, if it is set (`ferrocaf info` shows it); an
+/// error naming the variable if its value is not one ferrocaf knows.
+pub fn setting() -> Result<Option<Generation>, String> {
+    std::env::var(SETTING)
+        .ok()
+        .map(|v| parse_setting(&v))
+        .transpose()
+}
+
 /// Parses a `FERROCAF_GFORTRAN_ABI` value: a gfortran major version.
 fn parse_setting(v: &str) -> Result<Generation, String> {
     v.trim()

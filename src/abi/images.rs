@@ -25,7 +25,7 @@ pub extern "C" fn _gfortran_caf_finalize() {
     runtime::get().terminate_normally(0);
 }
 
-/// THIS_IMAGE([team]) (Fortran 2018 16.9.190): this image's index in the team, by default the
+/// THIS_IMAGE(\[team\]) (Fortran 2018 16.9.190): this image's index in the team, by default the
 /// current team. gfortran 16 passes the team value (null when absent); older compilers pass an
 /// integer distance, always 0 (see [`teams16::team_of_value`]).
 #[no_mangle]

@@ -173,7 +173,7 @@ unsafe fn team_argument(rt: &Runtime, team: *mut c_void) -> CafResult<&'static T
     }
 }
 
-/// TEAM_NUMBER([team]) (Fortran 2018 16.9.189): the team's number, -1 for the initial team;
+/// TEAM_NUMBER(\[team\]) (Fortran 2018 16.9.189): the team's number, -1 for the initial team;
 /// a null `team` means the current team (every generation passes the value; gfortran 8 to 15
 /// pass an integer 0 for the current team).
 #[no_mangle]

@@ -14,7 +14,7 @@ const INITIAL_TEAM: i32 = 0;
 const PARENT_TEAM: i32 = 1;
 const CURRENT_TEAM: i32 = 2;
 
-/// GET_TEAM([level]) (Fortran 2018 16.9.85): the current team when `level` is null or
+/// GET_TEAM(\[level\]) (Fortran 2018 16.9.85): the current team when `level` is null or
 /// CURRENT_TEAM, the initial team for INITIAL_TEAM, the parent team for PARENT_TEAM (the
 /// initial team has none: it is its own). Emitted by gfortran 16 only.
 ///

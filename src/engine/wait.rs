@@ -3,12 +3,12 @@
 //!
 //! Over a transport that cannot wake another process (MPI across nodes), waits poll with
 //! naps, and never poll the network: a poll that loads only this image's memory
-//! ([`Waiter::block`], [`Waiter::block_ready`]) runs at every turn; one that reads other images'
-//! words ([`Waiter::block_remote`]: a lock's queue, the central barrier's generation) runs again
-//! only when the bell word in this image's header moved, which posters of such changes move
-//! remotely ([`Transport::alert`]), the futex doorbell protocol with a watched word. Checks for
-//! terminated images and for error termination read remote words only once a termination has
-//! been announced (`status::news`).
+//! ([`Waiter::block`], [`Waiter::block_ready`]) runs at every turn; one that reads other
+//! images' words ([`Waiter::block_remote`], [`Waiter::block_lock`]: a lock's state word, the
+//! central barrier's generation) runs again only when the bell word in this image's header
+//! moved, which posters of such changes move remotely ([`Transport::alert`]), the futex
+//! doorbell protocol with a watched word. Checks for terminated images and for error
+//! termination read remote words only once a termination has been announced (`status::news`).
 
 use super::long_wait::{History, Span, SHORT_POLLS};
 use super::pace::{Pace, Step};

@@ -1,5 +1,7 @@
-//! Configuration from the environment. Every FERROCAF_* variable is parsed here, and an invalid
-//! value is an error naming the variable, never silently ignored.
+//! Configuration from the environment. Every FERROCAF_* setting is parsed here except two:
+//! the job description the launcher passes to images (FERROCAF_JOB, FERROCAF_IMAGE:
+//! `launch/job.rs`) and FERROCAF_GFORTRAN_ABI (`abi/generation.rs`). An invalid value is an
+//! error naming the variable, never silently ignored.
 
 use std::fmt;
 
@@ -26,6 +28,7 @@ pub const VARIABLES: &[(&str, &str)] = &[
     ("FERROCAF_MPI_SHM", "0 = over MPI, reach on-node images through RMA too instead of a shared-memory window (default 1)"),
     ("FERROCAF_STATS", "1: each image prints its statistics (puts, gets, bytes, notifications, events, wait times) at the end; default 0"),
     ("FERROCAF_CACHE_SIZE", "size limit of the build cache of `ferrocaf run prog.f90`; least recently used builds are removed beyond it (default 1G)"),
+    ("FERROCAF_GFORTRAN_ABI", "12 (gfortran 8 to 14), 15 or 16: the gfortran ABI of a program that does not name its compiler (its .comment section stripped); a value that contradicts the program is an error (default: read from the program)"),
     ("FERROCAF_JOB", "set by the launcher for each image; never set it by hand"),
     ("FERROCAF_IMAGE", "set by the launcher: this image's number"),
 ];

@@ -1,5 +1,7 @@
-//! Thin safe wrappers over the few libc calls the runtime needs (memory mapping, memfd, futex,
-//! process control). Every `unsafe` libc call of the crate outside `abi/` lives here.
+//! Thin safe wrappers over the libc calls the layers share (memory mapping, memfd, futex,
+//! process control), and the reads of /proc and ELF files they need. A few single-use calls
+//! stay where they are used (the supervisor's signal handling in `launch/wait.rs`, for one;
+//! docs/ARCHITECTURE.md, "Layers", lists them).
 
 pub mod ancestry;
 pub mod elf;

@@ -10,9 +10,10 @@
 //! the time it took; a fast one takes off what it saved: about a futex sleep and wake-up
 //! ([`FAST_CREDIT`]) when each image has a core, half a slice ([`FAST_CREDIT_SHARED`]) when
 //! images outnumber the cores and yields are how they take turns. When the account reaches
-//! [`CLOSE_AT`] (yields lost more than they saved), waits neither spin nor yield but sleep at
-//! once, for a pause that doubles (from [`PAUSE_MIN`] up to [`PAUSE_MAX`]) while the probes
-//! after each pause are slow again. With a core per image, the count this replaced (+2 per
+//! [`CLOSE_AT`] (yields lost more than they saved), the gate closes: waits no longer yield
+//! (the engine's poll a few hundred times, then sleep; the transports' nap), for a pause that
+//! doubles (from [`PAUSE_MIN`] up to [`PAUSE_MAX`]) while the probes after each pause are slow
+//! again. With a core per image, the count this replaced (+2 per
 //! slow yield, −1 per fast one) kept the gate open while fast yields came between slices lost
 //! to a CPU-bound neighbour.
 //!

@@ -4,6 +4,7 @@
 use super::args::Failure;
 use super::module::{self, Location};
 use super::{build, help, private};
+use ferrocaf::abi::generation;
 use ferrocaf::engine::event::Strategy;
 use ferrocaf::runtime::config::{self, ConfigError, VARIABLES};
 use std::ffi::OsString;
@@ -87,6 +88,17 @@ pub fn main(args: Vec<OsString>) -> Result<i32, Failure> {
     println!(
         "events:      {}",
         show(config::events().map(|s| strategy_name(s).to_string()))
+    );
+    println!(
+        "gfortran ABI: {}",
+        show(generation::setting().map_err(ConfigError).map(|g| match g {
+            Some(g) => format!(
+                "{} ({}, from FERROCAF_GFORTRAN_ABI)",
+                g.setting(),
+                g.compilers()
+            ),
+            None => "read from each program (the compiler its .comment names)".to_string(),
+        }))
     );
     println!("\nDirectories:");
     let found = |r: Result<PathBuf, String>| match r {

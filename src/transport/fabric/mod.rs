@@ -1,5 +1,5 @@
 //! The libfabric transport (feature `fabric`): every image's segment registered once with the
-//! provider, puts and gets as `fi_write`/`fi_read` (strided sections as iov batches), atomics
+//! provider, puts and gets as `fi_writemsg`/`fi_readmsg` (strided sections as iov batches), atomics
 //! as `fi_fetch_atomic`/`fi_compare_atomic`, notifications as 64-byte sends, and notified puts
 //! as one `fi_writedata` whose immediate data names the source and the tag, and puts into
 //! memory attached to the image's counted event as counted puts (`count.rs`). GCC 15+ accessors

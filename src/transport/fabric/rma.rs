@@ -1,7 +1,8 @@
-//! Copies over the fabric: a contiguous copy is one `fi_write`/`fi_read`; any other plan
-//! packs (or unpacks) the local side through a bounce buffer and moves the remote side's runs
-//! as `fi_writemsg`/`fi_readmsg` batches of up to the provider's iov limit, all posted before
-//! one wait for their completions — never one call per element.
+//! Copies over the fabric: a contiguous copy is one `fi_writemsg`/`fi_readmsg` of one piece
+//! (`ff_rma` in `shim.c` posts every RMA operation so); any other plan packs (or unpacks) the
+//! local side through a bounce buffer and moves the remote side's runs as batches of up to the
+//! provider's iov limit, all posted before one wait for their completions — never one call per
+//! element.
 
 use super::ffi::{check, ff_rma, ff_wait, Iov, RmaIov};
 use super::{Ep, Fabric};
