@@ -221,8 +221,8 @@ pub unsafe extern "C" fn _gfortran_caf_atomic_cas(
 /// combines VALUE into ATOM; OLD (when present) gets the previous value.
 ///
 /// The fast path: a started runtime with no accessor requests to serve, a known operation
-/// code and an atom [`word`] reaches, then the processor's read-modify-write; anything else
-/// calls [`atomic_op_general`] (out of line, gfortran's own signature).
+/// code and an atom `word` reaches, then the processor's read-modify-write; anything else
+/// calls `atomic_op_general` (out of line, gfortran's own signature).
 ///
 /// # Safety
 /// Arguments as gfortran passes them.

@@ -24,7 +24,7 @@ pub struct Near {
 }
 
 /// The segments' addresses, or `None` when some image's memory is not mapped here (MPI across
-/// nodes, or without the shared window) or a segment is not [`ALIGN`]ed: then every access
+/// nodes, or without the shared window) or a segment is not `ALIGN`ed: then every access
 /// takes the general path.
 #[inline]
 pub fn near(rt: &Runtime) -> Option<&'static Near> {

@@ -26,7 +26,7 @@ unsafe fn sync_errmsg(errmsg: *mut *mut c_char) -> ErrMsg {
 /// SYNC ALL (Fortran 2018 11.6.3): waits until every image of the current team has executed it.
 ///
 /// # Safety
-/// `stat` null or writable; `errmsg` null or ERRMSG= as [`sync_errmsg`] decodes it (`errmsg_len`
+/// `stat` null or writable; `errmsg` null or ERRMSG= as `sync_errmsg` decodes it (`errmsg_len`
 /// writable bytes).
 #[no_mangle]
 pub unsafe extern "C" fn _gfortran_caf_sync_all(

@@ -162,7 +162,7 @@ impl Attachments {
     /// The event to post after a put that writes some byte of `[lo, hi)`, when exactly one
     /// attachment overlaps those bytes and it covers all of them: whichever of them the put
     /// writes, that event alone is hit. `None` otherwise, and when nothing is attached. Read
-    /// without a lock while at most [`TABLE`] attachments exist.
+    /// without a lock while at most `TABLE` attachments exist.
     #[inline]
     pub fn covering(&self, lo: usize, hi: usize) -> Option<usize> {
         if !self.any() {

@@ -4,14 +4,14 @@
 //! A running image may take a free lock even when others wait (barging): with more images
 //! than cores, a strict queue hands the lock to a waiter that is not running and every image
 //! waits for the scheduler (a ticket lock took 64 us per critical section at 8 images on 2
-//! cores). A waiter that has waited [`FAIR_AFTER`] names itself the heir, and the next UNLOCK
+//! cores). A waiter that has waited `FAIR_AFTER` names itself the heir, and the next UNLOCK
 //! hands the lock to the heir directly instead of freeing it, so no image starves.
 //!
 //! Slot layout (128 bytes, in the segment of the image that owns the lock variable), all
 //! 4-byte words: `state` (+0: bits 0-12 the holder, 1 + its initial index, 0 when free; bit 13
 //! parked; bits 14.. the number of registered waiters), `heir` (+4: 1 + index of the waiter
 //! owed the next hand-off, 0 for none), `cursor` (+8: where UNLOCK starts looking for a waiter
-//! to wake), and a table of [`ENTRIES`] waiters from +12, each 1 + index of a waiting image, 0
+//! to wake), and a table of `ENTRIES` waiters from +12, each 1 + index of a waiting image, 0
 //! when empty. An uncontended LOCK is one compare-and-swap, an UNLOCK a load and an AND.
 //!
 //! A waiter writes its entry, then counts itself in `state`. As in glibc's mutex, a waiter

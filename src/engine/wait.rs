@@ -137,7 +137,7 @@ impl Waiter {
     /// Ends this image because another one started error termination with `code`: through the
     /// transport's job-wide abort where there is one (MPI), else by exiting (the supervisor
     /// ends the rest). Under MPI the image that started it aborts the job itself right after
-    /// publishing the code, so this one first leaves it [`FOLLOW_GRACE`] to do so: when several
+    /// publishing the code, so this one first leaves it `FOLLOW_GRACE` to do so: when several
     /// ranks call MPI_Abort at once, MPICH's launcher may drop that image's message.
     pub fn follow_abort(&self, code: i32) -> ! {
         if self.job.is_none() {
@@ -148,11 +148,11 @@ impl Waiter {
     }
 
     /// Calls `poll` until it yields a result. Between polls, spins up to the configured count,
-    /// then yields the core for up to [`YIELD_FOR`], then sleeps until the doorbell rings;
+    /// then yields the core for up to `YIELD_FOR`, then sleeps until the doorbell rings;
     /// once a yield proved slow (outside load, [`YieldGate`]), it polls without yielding at
-    /// most [`LOADED_SPIN`] times (and the configured count), then sleeps. When each image has
+    /// most `LOADED_SPIN` times (and the configured count), then sleeps. When each image has
     /// a core and this image's recent waits were long and shared its CPU with another task
-    /// (`engine/long_wait.rs`), it polls only [`SHORT_POLLS`] times, then sleeps. If
+    /// (`engine/long_wait.rs`), it polls only `SHORT_POLLS` times, then sleeps. If
     /// another image starts error termination while this one waits, this image ends with that
     /// exit code. With statistics on, the time is added to the current wait kind
     /// ([`Stats::during`]).
@@ -165,13 +165,13 @@ impl Waiter {
 
     /// [`Waiter::block`] for a poll that reads other images' memory, whose changes the poster
     /// signals with [`Transport::alert`]: a transport that cannot wake runs it again only when
-    /// this image's bell moved (or after [`NAP`]).
+    /// this image's bell moved (or after `NAP`).
     pub fn block_remote<T>(&self, poll: impl FnMut() -> Option<CafResult<T>>) -> CafResult<T> {
         self.timed(poll, Kind::Remote)
     }
 
     /// [`Waiter::block_remote`] for LOCK: when waits spin (each image has a core), polls at
-    /// most [`LOCK_POLLS`] times before it sleeps, without yielding. A holder that releases
+    /// most `LOCK_POLLS` times before it sleeps, without yielding. A holder that releases
     /// and re-takes the lock at once (barging) is only slowed by a waiter polling the lock's
     /// line, and when the waiter sleeps it runs on alone until the waiter claims the next
     /// hand-off (`engine/lock.rs`).

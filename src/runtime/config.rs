@@ -197,7 +197,7 @@ pub fn spin(n_images: usize) -> Result<u32, ConfigError> {
 }
 
 /// Spin iterations before sleeping for `n_images` images sharing `cpus` processors: FERROCAF_SPIN
-/// if set, else [`spin_default`] with `budget`.
+/// if set, else `spin_default` with `budget`.
 pub fn spin_on(n_images: usize, cpus: usize, budget: u32) -> Result<u32, ConfigError> {
     let parse = |v: &str, t: &str| {
         t.trim()

@@ -12,7 +12,7 @@ fn parent_of(pid: i32) -> Option<i32> {
 /// real chains are two or three deep).
 const MAX_DEPTH: usize = 32;
 
-/// Whether `ancestor` is this process's parent, grandparent, ... (up to [`MAX_DEPTH`] levels).
+/// Whether `ancestor` is this process's parent, grandparent, ... (up to `MAX_DEPTH` levels).
 pub fn descends_from(ancestor: i32) -> bool {
     let mut pid = std::process::id() as i32;
     for _ in 0..MAX_DEPTH {

@@ -6,13 +6,13 @@
 //! give the core to one of them for its whole slice (about 1.6 ms per wait measured under
 //! CFS/EEVDF), while a futex sleeper is woken with preemption as soon as a poster rings. So a
 //! wait times its yields and the gate keeps an account in time: a yield that kept the image
-//! off the core for longer than [`SLOW_YIELD`] ends that wait's polling (it sleeps) and adds
+//! off the core for longer than `SLOW_YIELD` ends that wait's polling (it sleeps) and adds
 //! the time it took; a fast one takes off what it saved: about a futex sleep and wake-up
-//! ([`FAST_CREDIT`]) when each image has a core, half a slice ([`FAST_CREDIT_SHARED`]) when
+//! (`FAST_CREDIT`) when each image has a core, half a slice (`FAST_CREDIT_SHARED`) when
 //! images outnumber the cores and yields are how they take turns. When the account reaches
-//! [`CLOSE_AT`] (yields lost more than they saved), the gate closes: waits no longer yield
+//! `CLOSE_AT` (yields lost more than they saved), the gate closes: waits no longer yield
 //! (the engine's poll a few hundred times, then sleep; the transports' nap), for a pause that
-//! doubles (from [`PAUSE_MIN`] up to [`PAUSE_MAX`]) while the probes after each pause are slow
+//! doubles (from `PAUSE_MIN` up to `PAUSE_MAX`) while the probes after each pause are slow
 //! again. With a core per image, the count this replaced (+2 per
 //! slow yield, −1 per fast one) kept the gate open while fast yields came between slices lost
 //! to a CPU-bound neighbour.

@@ -9,7 +9,7 @@
 //! itself against the target's memory, as GCC 16's libcaf_shmem does: a coindexed read is a
 //! call and a load. Where this process does not map the target's segment at its owner's address
 //! (an MPI peer on another node, or every peer with FERROCAF_MPI_SHM=0) the accessor runs on
-//! the owner ([`away`] asks, [`serve`] answers).
+//! the owner (`away` asks, `serve` answers).
 
 mod attach;
 mod away;
