@@ -28,6 +28,8 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
+
+#include "raw_util.h"
 #include <unistd.h>
 
 #define NREP 5
@@ -39,13 +41,6 @@ struct shared {
     _Alignas(64) _Atomic int failed;
     double times[NREP];
 };
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + 1e-9 * ts.tv_nsec;
-}
 
 static void futex(_Atomic uint32_t *w, int op, uint32_t v)
 {
@@ -79,12 +74,6 @@ static void barrier(struct shared *s, int n, uint64_t e, int use_futex)
     }
     if (atomic_load(&s->arrived) < (uint64_t)n * e)
         s->failed = 1;
-}
-
-static int cmp(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
 }
 
 /* Runs warm-up and NREP timed loops in every process; returns the median on process 0. */

@@ -12,7 +12,7 @@
  * value is the median batch's time per one-way hand-over in ns.
  * Output: "HANDOVER <ns>". Usage: handover [cpu_a cpu_b].
  * Errors (one line on stderr, exit 1): fewer than two usable CPUs, pinning refused, or a batch
- * longer than BATCH_LIMIT_NS (another process held one of the CPUs, so the probe would
+ * longer than BATCH_LIMIT_S (another process held one of the CPUs, so the probe would
  * measure the scheduler, not the hand-over).
  * Both threads spin for the ~10 ms the probe takes; it is meant for an otherwise idle machine.
  */
@@ -27,29 +27,15 @@
 #include <string.h>
 #include <time.h>
 
+#include "raw_util.h"
+
 #define BATCHES 5
 #define ROUND_TRIPS 20000
-#define BATCH_LIMIT_NS 1000000000LL
+#define BATCH_LIMIT_S 1.0
 
 /* The counter, alone on its cache line: even values are the first thread's turn. */
 static _Alignas(64) _Atomic uint64_t turn;
 static _Atomic int abandoned;
-
-static int64_t now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
-static void cpu_relax(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
-#elif defined(__aarch64__)
-    __asm__ __volatile__("yield");
-#endif
-}
 
 /* Pins the calling thread to `cpu`; 0 or an errno. */
 static int pin(int cpu)
@@ -84,12 +70,6 @@ static void *answer(void *cpu)
         atomic_store_explicit(&turn, t + 1, memory_order_release);
     }
     return NULL;
-}
-
-static int by_value(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
 }
 
 static int parse_cpu(const char *s, int *cpu)
@@ -128,7 +108,7 @@ int main(int argc, char **argv)
     double per_handover[BATCHES];
     int failed = 0;
     for (int b = 0; b < BATCHES && !failed; b++) {
-        int64_t start = now_ns();
+        double start = now();
         for (uint64_t i = 0; i < ROUND_TRIPS; i++) {
             uint64_t t = 2 * ((uint64_t)b * ROUND_TRIPS + i);
             atomic_store_explicit(&turn, t + 1, memory_order_release);
@@ -136,12 +116,12 @@ int main(int argc, char **argv)
                 failed = 1;
                 break;
             }
-            if ((i & 1023) == 0 && now_ns() - start > BATCH_LIMIT_NS) {
+            if ((i & 1023) == 0 && now() - start > BATCH_LIMIT_S) {
                 failed = 2;
                 break;
             }
         }
-        per_handover[b] = (double)(now_ns() - start) / (2.0 * ROUND_TRIPS);
+        per_handover[b] = (now() - start) * 1e9 / (2.0 * ROUND_TRIPS);
     }
     if (failed)
         atomic_store(&abandoned, 1);
@@ -152,11 +132,11 @@ int main(int argc, char **argv)
         return 1;
     }
     if (failed) {
-        fprintf(stderr, "handover: a batch took over %lld ms: CPU %d or %d is busy\n",
-                BATCH_LIMIT_NS / 1000000, cpus[0], cpus[1]);
+        fprintf(stderr, "handover: a batch took over %g s: CPU %d or %d is busy\n",
+                BATCH_LIMIT_S, cpus[0], cpus[1]);
         return 1;
     }
-    qsort(per_handover, BATCHES, sizeof per_handover[0], by_value);
+    qsort(per_handover, BATCHES, sizeof per_handover[0], cmp);
     printf("HANDOVER %.1f\n", per_handover[BATCHES / 2]);
     return 0;
 }

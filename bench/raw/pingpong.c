@@ -33,6 +33,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "raw_util.h"
+
 #define NREP 5
 #define BIG (256 * 1024)
 
@@ -45,22 +47,6 @@ struct shared {
     struct mailbox to_child, to_parent;
     _Atomic int failed;
 };
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + 1e-9 * ts.tv_nsec;
-}
-
-static void cpu_relax(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
-#elif defined(__aarch64__)
-    __asm__ volatile("yield");
-#endif
-}
 
 /* Spin with a pause hint. Every YIELD_EVERY polls the core is offered to others with
  * sched_yield (never a sleep): irrelevant while the partner runs on the other core, but it
@@ -128,12 +114,6 @@ static void run(struct shared *s, int parent, size_t bytes, long iters, uint64_t
             post(out, q);
         }
     }
-}
-
-static int cmp(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
 }
 
 /* Median half-round-trip time in seconds for `bytes`, both processes running this. */
