@@ -186,7 +186,8 @@ def verdict_summary(rows):
             settled = name not in r.get("unsettled", ())
             tally = counts.setdefault(judge(r), [0, 0])
             tally[0 if settled else 1] += 1
-        parts = [f"{answer} on {sum(c)} rows ({c[0]} settled, {c[1]} unsettled)"
+        parts = [f"{answer} on {sum(c)} row{'' if sum(c) == 1 else 's'} ({c[0]} settled, "
+                 f"{c[1]} unsettled)"
                  for answer, c in sorted(counts.items(), key=lambda ac: ("yes", "**no**",
                                                                          "—").index(ac[0]))]
         lines.append(f"- `{name}`: " + ", ".join(parts) + f" of {len(rows)}.")
