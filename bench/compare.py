@@ -22,7 +22,9 @@ What it does:
      verification-failed or timed-out run is recorded and shown, never dropped. With --load N
      the rounds also run each runtime beside N CPU-bound processes (bench/load.py), L times
      (--load-repeat), and a second table shows the loaded times, how much each runtime
-     degraded and, per peer, in how many rounds ferrocaf's loaded run was the faster;
+     degraded and, per peer, in how many rounds ferrocaf's loaded run was the faster (a
+     configuration with a loaded verdict that one round decides gets more loaded rounds, up to
+     --load-spread-runs runs, and a verdict still unsettled then is marked: bench/settle.py);
   4. writes docs/PERFORMANCE.md (command, machine, date, table of medians, then the
      hand-written bench/NOTES.md: measurements of single changes with their commands) and
      docs/performance.svg (bar chart of speedups, hand-written SVG).
