@@ -539,7 +539,8 @@ def main():
                          "decides (bench/settle.py; default 11; at most --load-repeat: no "
                          "extra runs)")
     ap.add_argument("--quick", action="store_true",
-                    help="smoke run: time factor 0.1, 1 run each, unless given explicitly")
+                    help="smoke run: time factor 0.1, 1 run each and no settling rounds, "
+                         "unless given explicitly")
     ap.add_argument("--factor", type=float, help="time factor passed to every program")
     ap.add_argument("--only", action="append", default=[],
                     help="run only this benchmark (repeatable; comma-separated list allowed)")
@@ -569,6 +570,9 @@ def main():
     factor = args.factor or (0.1 if args.quick else 1.0)
     repeat = args.repeat if ("--repeat" in sys.argv or not args.quick) else 1
     load_repeat = args.load_repeat if ("--load-repeat" in sys.argv or not args.quick) else 1
+    # A single loaded round decides every verdict: a smoke run adds no rounds unless told to.
+    load_spread_runs = (args.load_spread_runs if ("--load-spread-runs" in sys.argv
+                                                  or not args.quick) else load_repeat)
     if repeat < 1 or load_repeat < 1 or args.spread_runs < 1:
         fail("--repeat, --load-repeat and --spread-runs must be at least 1")
     only = {n for o in args.only for n in o.split(",") if n}
@@ -629,7 +633,7 @@ def main():
             execute(entry, f"{i}/{len(plan)} + spread {j}/{len(more)}")
         extra += len(more)
         ran = [*group, *more]
-        while more := settle_round(m, ran, args.load_spread_runs, pairs):
+        while more := settle_round(m, ran, load_spread_runs, pairs):
             for j, entry in enumerate(more, 1):
                 execute(entry, f"{i}/{len(plan)} + settle round {entry[7] + 1} {j}/{len(more)}")
             ran += more
@@ -660,7 +664,7 @@ def main():
             "started": started, "loads": loads, "factor": factor,
             "repeat": repeat, "load_repeat": load_repeat,
             "spread_runs": args.spread_runs, "extra_runs": extra,
-            "load_spread_runs": args.load_spread_runs, "load_extra_runs": load_extra,
+            "load_spread_runs": load_spread_runs, "load_extra_runs": load_extra,
             "probe_note": probe_note}
     selection = {"benchmarks": [b.name for b in benches], "images": wanted_images,
                  "load": args.load, "pairs": pairs}
