@@ -197,16 +197,18 @@ def verdict_summary(rows):
 def settle_legend(meta):
     """The legend sentences of the loaded verdicts' settling rule (bench/settle.py)."""
     runs = meta.get("load_spread_runs", 0)
-    more = (f"Every runtime of a row with an unsettled verdict after the planned rounds was run "
-            f"loaded again, one rotated round at a time, until all its verdicts settled or "
-            f"each runtime had {runs} loaded runs (`--load-spread-runs`; "
+    more = (f"Every runtime of a configuration (benchmark, images) with an unsettled verdict in "
+            f"any of its rows after the planned rounds was run loaded again, one rotated round at"
+            f" a time, until all its verdicts settled or each runtime had {runs} loaded runs "
+            f"(`--load-spread-runs`; "
             f"{meta.get('load_extra_runs', 0)} loaded runs added in all). "
             if runs > meta.get("load_repeat", 0) else "")
     return ("A verdict marked \"(unsettled)\" changes when one loaded round (every runtime's "
             "loaded run of that round) is left out, the idle cells kept: one round decides it, "
-            "so it is a draw of the rounds rather than a property of the runtimes. " + more
-            + "The lines under the table count the rows of each verdict, settled and unsettled "
-            "apart.")
+            "so it is a draw of the rounds rather than a property of the runtimes (for `loaded "
+            "vs best peer`: whether the ratio is above 1x). " + more + "The lines under the "
+            "table count the rows of each verdict (`loaded vs best peer`: yes if above 1x), "
+            "settled and unsettled apart.")
 
 
 def x(v):
@@ -258,11 +260,11 @@ def write_markdown(path, meta, rows, raw_text, pairs, load):
     and beside the CPU-bound processes), spread_runs and extra_runs (optional: the idle runs a
     spread row is taken to, bench/modes.py, and how many runs that added), load_spread_runs and
     load_extra_runs (optional: likewise the loaded runs of a row with an unsettled verdict,
-    bench/settle.py), notes_file (a
-    hand-written Markdown file appended at the end: measurements of single changes) and
-    hosts_file (bench/mpi/hosts.md: latency between test-bed hosts, appended after it), reread
-    (optional: the command that re-read saved runs, compare.py --from-runs), probe and
-    probe_note (optional: the hand-over probe's summary, or why it was not read).
+    bench/settle.py), notes_file (a hand-written Markdown file appended at the end:
+    measurements of single changes) and hosts_file (bench/mpi/hosts.md: latency between
+    test-bed hosts, appended after it), reread (optional: the command that re-read saved runs,
+    compare.py --from-runs), probe and probe_note (optional: the hand-over probe's summary, or
+    why it was not read).
     pairs: as made by `pairing`."""
     compilers = meta.get("compilers", {})
     cols = (*ferro_columns(pairs), *pairs)
@@ -374,8 +376,9 @@ def write_markdown(path, meta, rows, raw_text, pairs, load):
             ratios = " | ".join(with_rounds(sp[p], won[p]) for p in pairs)
             best = best_peer(sp)
             vs_best = with_rounds(sp[best], won[best]) if best else "—"
-            answers = [marked(r, name, text) for (name, _), text in
-                       zip(VERDICTS, (verdict(r), added_verdict(r), vs_best))]
+            answers = [marked(r, "degrades no more", verdict(r)),
+                       marked(r, "adds no more time", added_verdict(r)),
+                       marked(r, "loaded vs best peer", vs_best)]
             lines.append(f"| {r['name']} | {r['images']} | {cells} | {ratios} | "
                          + " | ".join(answers) + " |")
         lines += ["", *verdict_summary(rows)]

@@ -601,7 +601,8 @@ class Settling(unittest.TestCase):
         self.assertEqual(again, ran)
         self.assertIn("| **no** (unsettled) |", "\n".join(ran))
         self.assertIn("| **no** (unsettled) |", old_md)
-        self.assertNotIn("--load-spread-runs", old_md)
+        self.assertIn("one round decides it", old_md)
+        self.assertNotIn("loaded runs added in all", old_md)
 
 
 if __name__ == "__main__":
