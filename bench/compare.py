@@ -22,7 +22,9 @@ What it does:
      verification-failed or timed-out run is recorded and shown, never dropped. With --load N
      the rounds also run each runtime beside N CPU-bound processes (bench/load.py), L times
      (--load-repeat), and a second table shows the loaded times, how much each runtime
-     degraded and, per peer, in how many rounds ferrocaf's loaded run was the faster;
+     degraded and, per peer, in how many rounds ferrocaf's loaded run was the faster (a
+     configuration with a loaded verdict that one round decides gets more loaded rounds, up to
+     --load-spread-runs runs, and a verdict still unsettled then is marked: bench/settle.py);
   4. writes docs/PERFORMANCE.md (command, machine, date, table of medians, then the
      hand-written bench/NOTES.md: measurements of single changes with their commands) and
      docs/performance.svg (bar chart of speedups, hand-written SVG).
@@ -53,6 +55,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import modes
+import settle
 import sid
 from load import Burners
 from measurements import Measurements, RunsFileError, load_runs, save_runs
@@ -502,6 +505,23 @@ def spread_rounds(m, group, runs):
             for rnd in range(done, runs) for rt in rotated(rts, rnd)]
 
 
+def settle_round(m, ran, runs, pairs):
+    """The next loaded round of a group of `run_plan`, given the entries `ran` of it so far
+    (rule 2 of bench/settle.py): every runtime's loaded run, in the order `rotated` gives the
+    round after the last one, if a verdict of one of its results is unsettled and the runtimes
+    have fewer than `runs` loaded rounds; otherwise none. Same entries as `run_plan`."""
+    loaded = [e for e in ran if e[5] is not None and e[6] != 0]
+    if not loaded or len({e[7] for e in loaded}) >= runs:
+        return []
+    name, _, n, _, expect, b, load, first = loaded[0]
+    if not any(settle.unsettled(m, b, r, n, pairs) for r in b.results):
+        return []
+    exes = {e[1]: e[3] for e in loaded}
+    rts = [e[1] for e in loaded if e[7] == first]
+    done = 1 + max(e[7] for e in loaded)
+    return [(name, rt, n, exes[rt], expect, b, load, done) for rt in rotated(rts, done)]
+
+
 # ---------------------------------------------------------------- main
 
 
@@ -514,8 +534,13 @@ def main():
     ap.add_argument("--spread-runs", type=int, default=7,
                     help="idle runs per runtime of a row whose runs spread more than 2x "
                          "(bench/modes.py; default 7; at most --repeat: no extra runs)")
+    ap.add_argument("--load-spread-runs", type=int, default=11,
+                    help="loaded runs per runtime of a row whose loaded verdicts one round "
+                         "decides (bench/settle.py; default 11; at most --load-repeat: no "
+                         "extra runs)")
     ap.add_argument("--quick", action="store_true",
-                    help="smoke run: time factor 0.1, 1 run each, unless given explicitly")
+                    help="smoke run: time factor 0.1, 1 run each and no settling rounds, "
+                         "unless given explicitly")
     ap.add_argument("--factor", type=float, help="time factor passed to every program")
     ap.add_argument("--only", action="append", default=[],
                     help="run only this benchmark (repeatable; comma-separated list allowed)")
@@ -545,6 +570,9 @@ def main():
     factor = args.factor or (0.1 if args.quick else 1.0)
     repeat = args.repeat if ("--repeat" in sys.argv or not args.quick) else 1
     load_repeat = args.load_repeat if ("--load-repeat" in sys.argv or not args.quick) else 1
+    # A single loaded round decides every verdict: a smoke run adds no rounds unless told to.
+    load_spread_runs = (args.load_spread_runs if ("--load-spread-runs" in sys.argv
+                                                  or not args.quick) else load_repeat)
     if repeat < 1 or load_repeat < 1 or args.spread_runs < 1:
         fail("--repeat, --load-repeat and --spread-runs must be at least 1")
     only = {n for o in args.only for n in o.split(",") if n}
@@ -576,7 +604,7 @@ def main():
     plan = run_plan(benches, exes, raw_exes, runtimes, wanted_images, repeat, args.load,
                     load_repeat)
     m = Measurements()
-    i, extra = 0, 0
+    i, extra, load_extra = 0, 0, 0
 
     def execute(entry, tag):
         name, rt, n, exe, expect, b, load, rnd = entry
@@ -604,6 +632,12 @@ def main():
         for j, entry in enumerate(more, 1):
             execute(entry, f"{i}/{len(plan)} + spread {j}/{len(more)}")
         extra += len(more)
+        ran = [*group, *more]
+        while more := settle_round(m, ran, load_spread_runs, pairs):
+            for j, entry in enumerate(more, 1):
+                execute(entry, f"{i}/{len(plan)} + settle round {entry[7] + 1} {j}/{len(more)}")
+            ran += more
+            load_extra += len(more)
     loads.append(" ".join(f"{x:.2f}" for x in os.getloadavg()))
 
     # Build failures are shown too; ferrocaf-only benchmarks say why the peers are missing.
@@ -630,6 +664,7 @@ def main():
             "started": started, "loads": loads, "factor": factor,
             "repeat": repeat, "load_repeat": load_repeat,
             "spread_runs": args.spread_runs, "extra_runs": extra,
+            "load_spread_runs": load_spread_runs, "load_extra_runs": load_extra,
             "probe_note": probe_note}
     selection = {"benchmarks": [b.name for b in benches], "images": wanted_images,
                  "load": args.load, "pairs": pairs}
@@ -662,7 +697,10 @@ def write_report(docs, m, meta, selection):
     for b in benches:
         for r in b.results:
             for n in (n for n in b.images if n in selection["images"]):
-                rows.append(table_row(m, b, r, n, pairs, load))
+                row = table_row(m, b, r, n, pairs, load)
+                if load:
+                    row["unsettled"] = settle.unsettled(m, b, r, n, pairs)
+                rows.append(row)
     raw_keys = sorted({(k[0], k[1]) for k in list(m.values) + list(m.errors) if k[2] == RAW})
     raw_text = "\n".join(f"- {name} at {n}: {m.cell(name, n, RAW)[1]}" for name, n in raw_keys)
     meta = dict(meta, notes_file=BENCH_DIR / "NOTES.md",

@@ -14,7 +14,8 @@ from report import LOADED, RAW, fmt, higher_is_better
 
 RUNS_FORMAT = 1  # version of the saved-runs file; a file of another version is refused
 META_KEYS = ("command", "facts", "notes", "compilers", "started", "loads", "factor", "repeat",
-             "load_repeat", "spread_runs", "extra_runs", "probe_note")
+             "load_repeat", "spread_runs", "extra_runs", "load_spread_runs", "load_extra_runs",
+             "probe_note")
 
 
 class RunsFileError(Exception):

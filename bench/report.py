@@ -157,6 +157,60 @@ def added_verdict(row):
     return "yes" if all(af <= max(0.0, ap) * 1.1 + 0.1 * i for af, ap, i in known) else "**no**"
 
 
+def ahead(row):
+    """Whether ferrocaf's loaded median beats the best peer's: "yes" if `best_speedup` of the
+    loaded ratios is above 1, "**no**" if not, "—" without a loaded ratio."""
+    best = best_speedup(row["loaded_speedups"])
+    return "—" if best is None else "yes" if best > 1 else "**no**"
+
+
+# The loaded table's verdicts of a row: (name in the report, function of the row). bench/settle.py
+# checks each of them for rounds that decide it alone.
+VERDICTS = (("degrades no more", verdict), ("adds no more time", added_verdict),
+            ("loaded vs best peer", ahead))
+
+
+def marked(row, name, text):
+    """A verdict's text in the loaded table, "(unsettled)" appended if bench/settle.py found
+    that leaving out one loaded round changes the verdict `name` of `row`."""
+    return text + (" (unsettled)" if name in row.get("unsettled", ()) else "")
+
+
+def verdict_summary(rows):
+    """One line per verdict of VERDICTS under the loaded table: how many rows it says yes, no
+    and "—" of, each count split into settled and unsettled rows (bench/settle.py)."""
+    lines = []
+    for name, judge in VERDICTS:
+        counts = {}
+        for r in rows:
+            settled = name not in r.get("unsettled", ())
+            tally = counts.setdefault(judge(r), [0, 0])
+            tally[0 if settled else 1] += 1
+        parts = [f"{answer} on {sum(c)} row{'' if sum(c) == 1 else 's'} ({c[0]} settled, "
+                 f"{c[1]} unsettled)"
+                 for answer, c in sorted(counts.items(), key=lambda ac: ("yes", "**no**",
+                                                                         "—").index(ac[0]))]
+        lines.append(f"- `{name}`: " + ", ".join(parts) + f" of {len(rows)}.")
+    return lines
+
+
+def settle_legend(meta):
+    """The legend sentences of the loaded verdicts' settling rule (bench/settle.py)."""
+    runs = meta.get("load_spread_runs", 0)
+    more = (f"Every runtime of a configuration (benchmark, images) with an unsettled verdict in "
+            f"any of its rows after the planned rounds was run loaded again, one rotated round at"
+            f" a time, until all its verdicts settled or each runtime had {runs} loaded runs "
+            f"(`--load-spread-runs`; "
+            f"{meta.get('load_extra_runs', 0)} loaded runs added in all). "
+            if runs > meta.get("load_repeat", 0) else "")
+    return ("A verdict marked \"(unsettled)\" changes when one loaded round (every runtime's "
+            "loaded run of that round) is left out, the idle cells kept: one round decides it, "
+            "so it is a draw of the rounds rather than a property of the runtimes (for `loaded "
+            "vs best peer`: whether the ratio is above 1x). " + more + "The lines under the "
+            "table count the rows of each verdict (`loaded vs best peer`: yes if above 1x), "
+            "settled and unsettled apart.")
+
+
 def x(v):
     return f"{v:.2f}x" if v is not None else "—"
 
@@ -204,11 +258,13 @@ def write_markdown(path, meta, rows, raw_text, pairs, load):
     """meta: command, facts, notes {runtime: note}, compilers {runtime: compiler of its programs}
     (optional), started, loads, factor, repeat and load_repeat (runs per configuration on its own
     and beside the CPU-bound processes), spread_runs and extra_runs (optional: the idle runs a
-    spread row is taken to, bench/modes.py, and how many runs that added), notes_file (a
-    hand-written Markdown file appended at the end: measurements of single changes) and
-    hosts_file (bench/mpi/hosts.md: latency between test-bed hosts, appended after it), reread
-    (optional: the command that re-read saved runs, compare.py --from-runs), probe and
-    probe_note (optional: the hand-over probe's summary, or why it was not read).
+    spread row is taken to, bench/modes.py, and how many runs that added), load_spread_runs and
+    load_extra_runs (optional: likewise the loaded runs of a row with an unsettled verdict,
+    bench/settle.py), notes_file (a hand-written Markdown file appended at the end:
+    measurements of single changes) and hosts_file (bench/mpi/hosts.md: latency between
+    test-bed hosts, appended after it), reread (optional: the command that re-read saved runs,
+    compare.py --from-runs), probe and probe_note (optional: the hand-over probe's summary, or
+    why it was not read).
     pairs: as made by `pairing`."""
     compilers = meta.get("compilers", {})
     cols = (*ferro_columns(pairs), *pairs)
@@ -303,7 +359,8 @@ def write_markdown(path, meta, rows, raw_text, pairs, load):
                   "peer (none counts as none; allowance 10% of the peer's added time plus 10% "
                   "of ferrocaf's idle time). A slowdown is a ratio to a runtime's own idle "
                   "time, so where the load adds the same wait to every runtime the fastest "
-                  "one shows the largest slowdown; the added time does not.",
+                  "one shows the largest slowdown; the added time does not. "
+                  + settle_legend(meta),
                   "",
                   "| benchmark | images | " + " | ".join(column_label(rt, compilers) for rt in cols)
                   + " | " + " | ".join(f"loaded vs {p} (ferrocaf {compilers[f]})"
@@ -319,8 +376,12 @@ def write_markdown(path, meta, rows, raw_text, pairs, load):
             ratios = " | ".join(with_rounds(sp[p], won[p]) for p in pairs)
             best = best_peer(sp)
             vs_best = with_rounds(sp[best], won[best]) if best else "—"
-            lines.append(f"| {r['name']} | {r['images']} | {cells} | {ratios} | {verdict(r)} | "
-                         f"{added_verdict(r)} | {vs_best} |")
+            answers = [marked(r, "degrades no more", verdict(r)),
+                       marked(r, "adds no more time", added_verdict(r)),
+                       marked(r, "loaded vs best peer", vs_best)]
+            lines.append(f"| {r['name']} | {r['images']} | {cells} | {ratios} | "
+                         + " | ".join(answers) + " |")
+        lines += ["", *verdict_summary(rows)]
     if raw_text:
         lines += ["", "Raw references (`bench/raw/`, C, fork + one MAP_SHARED mapping):", "",
                   raw_text, "",

@@ -16,9 +16,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from compare import (BENCHMARKS, Bench, Measurements, launch_cmd, plan_groups,  # noqa: E402
-                     programs, reread, run_plan, spread_rounds, write_report)
+                     programs, reread, rotated, run_plan, settle_round, spread_rounds,
+                     write_report)
 from measurements import RunsFileError, load_runs, save_runs  # noqa: E402
 from modes import fast_mode, idle_row  # noqa: E402
+from settle import unsettled, without_round  # noqa: E402
 from report import (FERRO, FERRO_HOST, LOADED, OPENCAF, SHMEM, added_verdict,  # noqa: E402
                     pairing, table_row, verdict, write_markdown, write_svg)
 
@@ -477,6 +479,130 @@ class SavedRuns(unittest.TestCase):
                 with self.assertRaises(RunsFileError) as caught:
                     load_runs(path)
                 self.assertIn(str(path), str(caught.exception))
+
+
+class Settling(unittest.TestCase):
+    """bench/settle.py's rule: more loaded rounds while one round decides a loaded verdict."""
+
+    RTS = (FERRO, SHMEM, OPENCAF)
+    IDLE = {FERRO: 1.0, SHMEM: 2.0, OPENCAF: 2.0}
+    # ferrocaf 2 in three of five loaded rounds and 5 in two; without round 0 its median is
+    # 3.5: it then degrades more than libcaf_shmem (2.5x), but still adds less time (2.5
+    # against 3) and is still ahead loaded.
+    ONE_ROUND_DECIDES = {FERRO: [2.0, 2.0, 2.0, 5.0, 5.0], SHMEM: [5.0] * 5, OPENCAF: [6.0] * 5}
+    STEADY = {FERRO: [2.0] * 5, SHMEM: [5.0] * 5, OPENCAF: [6.0] * 5}
+    LOADED = {FERRO: 5.0, SHMEM: 5.0, OPENCAF: 6.0}  # a loaded round with ferrocaf at 5
+
+    def run_group(self, loaded):
+        """The plan of BENCH at 2 images for RTS, 3 idle and 5 loaded rounds, its group filled
+        with IDLE and `loaded` {runtime: [loaded value per round]}; returns (m, group)."""
+        exes = {("put_latency", rt): Path(rt) for rt in self.RTS}
+        plan = run_plan([BENCH], exes, {}, self.RTS, [2], 3, 2, 5)
+        [group] = plan_groups(plan)
+        m = Measurements()
+        for _, rt, _, _, expect, _, load, rnd in group:
+            value = loaded[rt][rnd] if load else self.IDLE[rt]
+            m.add(rt + (LOADED if load else ""), {expect[0]: (value, "us")}, None, expect, rnd)
+        return m, group
+
+    def fill(self, m, entries, values):
+        """Records the loaded runs `entries` with `values` {runtime: value}."""
+        for _, rt, _, _, expect, _, _, rnd in entries:
+            m.add(rt + LOADED, {expect[0]: (values[rt], "us")}, None, expect, rnd)
+
+    def test_leaving_out_one_round_copies_only_the_other_loaded_runs(self):
+        m, _ = self.run_group(self.ONE_ROUND_DECIDES)
+        out = without_round(m, 0)
+        key = ("put_latency_syncimages", 2, FERRO)
+        self.assertEqual(out.values[key], m.values[key])  # idle runs of round 0 kept
+        loaded = ("put_latency_syncimages", 2, FERRO + LOADED)
+        self.assertEqual((out.values[loaded], out.rounds[loaded]),
+                         ([2.0, 2.0, 5.0, 5.0], [1, 2, 3, 4]))
+        self.assertEqual(len(m.values[loaded]), 5)
+
+    def test_a_verdict_one_round_decides_is_unsettled_and_gets_rounds_up_to_the_cap(self):
+        m, group = self.run_group(self.ONE_ROUND_DECIDES)
+        self.assertEqual(unsettled(m, BENCH, "put_latency_syncimages", 2, ONE),
+                         {"degrades no more"})
+        more = settle_round(m, group, 7, ONE)
+        self.assertEqual([(rt, load, rnd) for _, rt, _, _, _, _, load, rnd in more],
+                         [(rt, 2, 5) for rt in rotated(list(self.RTS), 5)])
+        self.fill(m, more, self.LOADED)  # 2, 2, 2, 5, 5, 5: still one round away
+        ran = [*group, *more]
+        more = settle_round(m, ran, 7, ONE)
+        self.assertEqual({rnd for *_, rnd in more}, {6})
+        self.fill(m, more, dict(self.LOADED, **{FERRO: 2.0}))
+        ran += more
+        self.assertTrue(unsettled(m, BENCH, "put_latency_syncimages", 2, ONE))
+        self.assertEqual(settle_round(m, ran, 7, ONE), [])  # 7 loaded runs each: the cap
+        # A cap not above --load-repeat adds none.
+        m, group = self.run_group(self.ONE_ROUND_DECIDES)
+        self.assertEqual(settle_round(m, group, 5, ONE), [])
+        self.assertEqual(settle_round(m, group, 3, ONE), [])
+
+    def test_a_settled_row_gets_no_rounds(self):
+        m, group = self.run_group(self.STEADY)
+        self.assertEqual(unsettled(m, BENCH, "put_latency_syncimages", 2, ONE), set())
+        self.assertEqual(settle_round(m, group, 11, ONE), [])
+
+    def test_rounds_stop_once_the_verdicts_settle(self):
+        m, group = self.run_group(self.ONE_ROUND_DECIDES)
+        more = settle_round(m, group, 11, ONE)
+        self.fill(m, more, dict(self.LOADED, **{FERRO: 2.0}))  # 4 of 6 runs at 2
+        ran = [*group, *more]
+        self.assertEqual(unsettled(m, BENCH, "put_latency_syncimages", 2, ONE), set())
+        self.assertEqual(settle_round(m, ran, 11, ONE), [])
+
+    def report(self, m, meta=None):
+        """PERFORMANCE.md of `m` (BENCH at 2 images, loaded) as write_report writes it."""
+        meta = meta or {"command": "c", "facts": {}, "notes": {}, "compilers": COMPILERS,
+                        "started": datetime.datetime(2026, 11, 28), "loads": ["0 0 0", "0 0 0"],
+                        "factor": 1.0, "repeat": 3, "load_repeat": 5, "load_spread_runs": 11,
+                        "load_extra_runs": 6}
+        selection = {"benchmarks": ["put_latency"], "images": [2], "load": 2, "pairs": ONE}
+        with tempfile.TemporaryDirectory() as d:
+            write_report(Path(d), m, meta, selection)
+            return (Path(d) / "PERFORMANCE.md").read_text()
+
+    def test_the_report_marks_unsettled_verdicts_and_counts_them_apart(self):
+        md = self.report(self.run_group(self.ONE_ROUND_DECIDES)[0])
+        self.assertIn("| yes (unsettled) | yes | 2.50x (3/5) |", md)
+        self.assertIn("- `degrades no more`: yes on 1 row (0 settled, 1 unsettled) of 1.", md)
+        self.assertIn("- `adds no more time`: yes on 1 row (1 settled, 0 unsettled) of 1.", md)
+        self.assertIn("each runtime had 11 loaded runs (`--load-spread-runs`; 6 loaded runs "
+                      "added in all)", md)
+        self.assertIn("marked \"(unsettled)\" changes when one loaded round", md)
+        md = self.report(self.run_group(self.STEADY)[0])
+        self.assertNotIn(" (unsettled) |", md)
+        self.assertIn("- `degrades no more`: yes on 1 row (1 settled, 0 unsettled) of 1.", md)
+
+    def test_saved_runs_keep_the_extra_rounds_and_older_files_re_read(self):
+        m, group = self.run_group(self.ONE_ROUND_DECIDES)
+        more = settle_round(m, group, 11, ONE)
+        self.fill(m, more, self.LOADED)
+        meta = {"command": "c", "facts": {}, "notes": {}, "compilers": COMPILERS,
+                "started": datetime.datetime(2026, 11, 28), "loads": ["0 0 0", "0 0 0"],
+                "factor": 1.0, "repeat": 3, "load_repeat": 5, "load_spread_runs": 11,
+                "load_extra_runs": 3}
+        selection = {"benchmarks": ["put_latency"], "images": [2], "load": 2, "pairs": ONE}
+        with tempfile.TemporaryDirectory() as d:
+            runs = Path(d) / "runs.json"
+            save_runs(runs, m, meta, selection)
+            m2, meta2, _ = load_runs(runs)
+            self.assertEqual((m2.values, m2.rounds), (m.values, m.rounds))
+            self.assertEqual(meta2["load_extra_runs"], 3)
+            ran = self.report(m, meta).splitlines()
+            again = self.report(m2, meta2).splitlines()
+            # A file saved before the rule: no load_spread_runs nor load_extra_runs.
+            older = {k: v for k, v in meta.items() if not k.startswith("load_")}
+            save_runs(runs, m, older, selection)
+            reread(runs, Path(d) / "older", "python3 bench/compare.py --from-runs r")
+            old_md = (Path(d) / "older" / "PERFORMANCE.md").read_text()
+        self.assertEqual(again, ran)
+        self.assertIn("| **no** (unsettled) |", "\n".join(ran))
+        self.assertIn("| **no** (unsettled) |", old_md)
+        self.assertIn("one round decides it", old_md)
+        self.assertNotIn("loaded runs added in all", old_md)
 
 
 if __name__ == "__main__":

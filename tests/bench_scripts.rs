@@ -2,7 +2,8 @@
 //! measurements): which ferrocaf column each peer is compared with, the columns and legends of
 //! docs/PERFORMANCE.md and its chart, the loaded rounds won, the run plan (rotation, run
 //! counts, the extra rounds of a spread row, run counts below one refused), the fast-mode medians
-//! of a row's two-mode cells, the saved runs and a report re-read from them (a missing file
+//! of a row's two-mode cells, the extra loaded rounds of a row with an unsettled verdict and its
+//! marks and counts, the saved runs and a report re-read from them (a missing file
 //! refused); the host's hand-over probe (bench/raw/handover.c): its output and its errors; and
 //! ab.py's (bench/test_ab.py): the turns of builds and peers, their rotation, the
 //! round-by-round comparison, the job CPU of a run. Needs python3; fails, never skips, without
