@@ -178,7 +178,8 @@ def marked(row, name, text):
 
 def verdict_summary(rows):
     """One line per verdict of VERDICTS under the loaded table: how many rows it says yes, no
-    and "—" of, each count split into settled and unsettled rows (bench/settle.py)."""
+    and "—" of, each count split into settled and unsettled rows (bench/settle.py); then, if
+    there are any, how many rows fail `degrades no more` while ferrocaf is ahead loaded."""
     lines = []
     for name, judge in VERDICTS:
         counts = {}
@@ -191,6 +192,11 @@ def verdict_summary(rows):
                  for answer, c in sorted(counts.items(), key=lambda ac: ("yes", "**no**",
                                                                          "—").index(ac[0]))]
         lines.append(f"- `{name}`: " + ", ".join(parts) + f" of {len(rows)}.")
+    faster = [r for r in rows if verdict(r) == "**no**" and ahead(r) == "yes"]
+    if faster:
+        lines.append(f"- Of the rows `degrades no more` says no of, ferrocaf's loaded median "
+                     f"still beats every peer's on {len(faster)}: its idle time is the "
+                     f"smaller, so the same added wait is a larger factor of it.")
     return lines
 
 

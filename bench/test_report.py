@@ -576,6 +576,14 @@ class Settling(unittest.TestCase):
         self.assertNotIn(" (unsettled) |", md)
         self.assertIn("- `degrades no more`: yes on 1 row (1 settled, 0 unsettled) of 1.", md)
 
+    def test_the_report_counts_rows_that_degrade_more_yet_stay_ahead_loaded(self):
+        md = self.report(self.run_group(dict(self.STEADY, **{FERRO: [3.0] * 5}))[0])
+        self.assertIn("- `degrades no more`: **no** on 1 row (1 settled, 0 unsettled) of 1.", md)
+        self.assertIn("- `loaded vs best peer`: yes on 1 row", md)
+        self.assertIn("loaded median still beats every peer's on 1:", md)
+        md = self.report(self.run_group(self.STEADY)[0])
+        self.assertNotIn("still beats every peer's", md)
+
     def test_saved_runs_keep_the_extra_rounds_and_older_files_re_read(self):
         m, group = self.run_group(self.ONE_ROUND_DECIDES)
         more = settle_round(m, group, 11, ONE)
