@@ -2,8 +2,10 @@
 ! CO_SUM, EVENT POST and LOCK of a lock on it give STAT_STOPPED_IMAGE; IMAGE_STATUS and
 ! STOPPED_IMAGES report it. Its memory stays accessible (Fortran 2018 5.3.7: a stopped image
 ! waits so that others can still reach its data): coindexed reads and atomics on it succeed.
-! The remaining images then finish normally (exit status 0).
+! The remaining images then finish normally (exit status 0). Under each FERROCAF_WAIT policy:
+! waits that never sleep (active) or sleep at once (passive) see the stopped image too.
 ! test: images 2 3 4
+! test: vary FERROCAF_WAIT=auto,passive,active
 ! test: scalable
 ! test: count {n} DONE
 ! test: forbid FAIL

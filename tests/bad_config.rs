@@ -46,6 +46,7 @@ fn invalid_variables_are_refused_before_any_image_starts() {
         ("FERROCAF_CPUS", "0", "FERROCAF_CPUS=\"0\""),
         ("FERROCAF_CPUS", "two", "FERROCAF_CPUS=\"two\""),
         ("FERROCAF_EVENTS", "bogus", "FERROCAF_EVENTS=\"bogus\""),
+        ("FERROCAF_WAIT", "busy", "FERROCAF_WAIT=\"busy\""),
     ];
     for (var, value, expect) in cases {
         let mut cmd = command(&exe, 2);

@@ -18,6 +18,7 @@ fn ferrocaf(args: &[&str]) -> Command {
         "FERROCAF_SPIN",
         "FERROCAF_CPUS",
         "FERROCAF_EVENTS",
+        "FERROCAF_WAIT",
         "FERROCAF_STATS",
         "FERROCAF_JOB",
         "FERROCAF_IMAGE",
@@ -142,6 +143,40 @@ fn info_lists_the_variables() {
     assert!(text(&bad.stdout).contains(
         "gfortran ABI: INVALID: FERROCAF_GFORTRAN_ABI=7 is not a gfortran version ferrocaf knows"
     ));
+}
+
+/// `info` shows the wait policy, auto by default, FERROCAF_WAIT in any case when set, and
+/// reports a value that is not a policy as invalid (exit status 1).
+#[test]
+fn info_shows_and_checks_the_wait_policy() {
+    let info = |var: Option<&str>| {
+        let mut cmd = ferrocaf(&["info"]);
+        if let Some(v) = var {
+            cmd.env("FERROCAF_WAIT", v);
+        }
+        run(&mut cmd)
+    };
+    let line = |out: &std::process::Output| {
+        let info = text(&out.stdout);
+        let line = info.lines().find(|l| l.starts_with("wait:"));
+        line.unwrap_or_else(|| panic!("no wait line:\n{info}"))
+            .to_string()
+    };
+    for (var, want) in [
+        (None, "auto"),
+        (Some("Passive"), "passive"),
+        (Some("ACTIVE"), "active"),
+    ] {
+        let out = info(var);
+        expect_code(&out, 0);
+        assert_eq!(line(&out), format!("wait:        {want}"));
+    }
+    let bad = info(Some("busy"));
+    expect_code(&bad, 1);
+    assert_eq!(
+        line(&bad),
+        "wait:        INVALID: FERROCAF_WAIT=\"busy\" is not a wait policy (auto, passive or active)"
+    );
 }
 
 /// The spin budget `info` shows is shared memory's default: 20000 polls when each image has a

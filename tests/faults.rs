@@ -1,6 +1,8 @@
 //! Fault tests that need a process outside the job: the supervisor itself is killed (of a
 //! program started directly, and of `ferrocaf run`), and no image may outlive it
-//! (`PR_SET_PDEATHSIG`). Faults inside the job are gfortran_tests/fault_*.f90.
+//! (`PR_SET_PDEATHSIG`); and a waiting image must end by itself on another's ERROR STOP, before
+//! the supervisor's kill, which only watching the images' processes shows. Other faults inside
+//! the job are gfortran_tests/fault_*.f90.
 
 #[path = "support/fortran.rs"]
 mod fortran;
@@ -199,4 +201,77 @@ fn images_under_a_wrapper_die_with_a_killed_ferrocaf_run() {
         took.is_some(),
         "images {images:?} under sh still alive {LIMIT:?} after the supervisor was killed"
     );
+}
+
+/// Image 1 waits in SYNC IMAGES for image 2, which sleeps in `usleep` and never comes; image 3
+/// starts error termination. Nothing in image 1's poll changes (image 2 has not terminated):
+/// only its wait's check of the job's abort word ends it.
+const ABORT_UNSEEN_BY_POLL: &str = "\
+program abort_unseen_by_poll
+  use iso_c_binding, only: c_int
+  implicit none
+  interface
+    integer(c_int) function getpid() bind(C, name='getpid')
+      import :: c_int
+    end function getpid
+    integer(c_int) function usleep(us) bind(C, name='usleep')
+      import :: c_int
+      integer(c_int), value :: us
+    end function usleep
+  end interface
+  integer :: x
+  print '(a,i0,a,i0)', 'PID ', this_image(), ' ', getpid()
+  flush (6)
+  sync all
+  select case (this_image())
+  case (1)
+    sync images (2)
+  case (2)
+    x = usleep(20000000_c_int)
+  case (3)
+    x = usleep(300000_c_int)
+    error stop 7
+  end select
+end program abort_unseen_by_poll
+";
+
+/// Under every FERROCAF_WAIT policy a waiting image ends by itself soon after another image's
+/// ERROR STOP, well before the supervisor kills what is left at its grace period (500 ms):
+/// a sleeping wait is woken by the supervisor's ring, an active one checks the abort word on
+/// the clock (every 100 ms). The image that never waits (image 2, in `usleep`) is killed at
+/// the grace period, so image 1 must be gone at least 100 ms before it.
+#[test]
+fn a_waiting_image_ends_by_itself_on_error_termination_under_every_policy() {
+    let exe = compile("abort_unseen_by_poll", ABORT_UNSEEN_BY_POLL);
+    for policy in ["auto", "passive", "active"] {
+        let mut cmd = command(&exe, IMAGES);
+        cmd.env("FERROCAF_WAIT", policy);
+        let mut sup = cmd.spawn().unwrap();
+        let mut out = std::io::BufReader::new(sup.stdout.take().unwrap());
+        let mut pids = [0i32; IMAGES];
+        for _ in 0..IMAGES {
+            let mut line = String::new();
+            std::io::BufRead::read_line(&mut out, &mut line).unwrap();
+            let w: Vec<&str> = line.split_whitespace().collect();
+            assert_eq!(
+                w.first(),
+                Some(&"PID"),
+                "{policy}: unexpected line {line:?}"
+            );
+            pids[w[1].parse::<usize>().unwrap() - 1] = w[2].parse().unwrap();
+        }
+        let first = wait_gone(&pids[..1], Duration::from_secs(10));
+        let second = wait_gone(&pids[1..2], Duration::from_secs(10));
+        let st = sup.wait().unwrap();
+        for &p in &pids {
+            sigkill(p);
+        }
+        let (first, second) = (first.unwrap(), second.unwrap());
+        assert_eq!(st.code(), Some(7), "{policy}");
+        assert!(
+            second >= Duration::from_millis(100),
+            "{policy}: the waiting image lasted until the grace period's kill ({second:?} \
+             before the sleeping one, after {first:?})"
+        );
+    }
 }

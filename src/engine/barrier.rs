@@ -138,7 +138,7 @@ fn central(tp: &dyn Transport, w: &Waiter, team: &Team, e: u64) -> CafResult<()>
 }
 
 /// Rings this image's children in the wake-up tree rooted at team rank `root`
-/// ([`ring_children`] with `alert`, and `sched_yield` while `w` sees outside load: on an
+/// ([`ring_children`] with `alert`, and `sched_yield` when `w` hands over: on an
 /// idle machine the yield cost SYNC ALL at 8 images on 2 cores 7.2 → 13.2 µs).
 fn ring(tp: &dyn Transport, w: &Waiter, team: &Team, root: usize) {
     ring_children(
@@ -147,7 +147,7 @@ fn ring(tp: &dyn Transport, w: &Waiter, team: &Team, root: usize) {
         team.len(),
         |r| tp.alert(team.members[r]),
         || {
-            if w.outside_load() {
+            if w.hands_over() {
                 std::thread::yield_now();
             }
         },

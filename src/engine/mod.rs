@@ -27,3 +27,4 @@ pub mod team;
 pub mod transfer;
 pub mod types;
 pub mod wait;
+pub mod wait_policy;

@@ -5,7 +5,8 @@
 //! bell moved) makes the next nap the shortest again; an owner-side call served starts the
 //! spins afresh too, since its caller is likely to call again at once (a loop of coindexed
 //! references through GCC 15+ accessors: an owner that napped between polls made every call
-//! wait for its nap, bench/NOTES.md).
+//! wait for its nap, bench/NOTES.md). An endless pace ([`Pace::endless`], FERROCAF_WAIT=active)
+//! only spins.
 
 use std::time::Duration;
 
@@ -32,6 +33,8 @@ pub(super) struct Pace {
     spins: u32,
     /// The next nap.
     nap: Duration,
+    /// Whether the wait spins for good, never napping.
+    endless: bool,
 }
 
 impl Pace {
@@ -41,6 +44,15 @@ impl Pace {
             spin,
             spins: 0,
             nap: POLL_NAP,
+            endless: false,
+        }
+    }
+
+    /// The pace of a wait that spins until answered, never napping.
+    pub(super) fn endless() -> Pace {
+        Pace {
+            endless: true,
+            ..Pace::new(0)
         }
     }
 
@@ -56,6 +68,9 @@ impl Pace {
 
     /// What to do before the next poll.
     pub(super) fn step(&mut self) -> Step {
+        if self.endless {
+            return Step::Spin;
+        }
         if self.spins < self.spin {
             self.spins += 1;
             return Step::Spin;
@@ -81,6 +96,14 @@ mod tests {
         );
         assert_eq!(p.step(), Step::Nap(POLL_NAP));
         assert_eq!(p.step(), Step::Nap(POLL_NAP));
+    }
+
+    #[test]
+    fn an_endless_pace_never_naps() {
+        let mut p = Pace::endless();
+        p.news();
+        p.served();
+        assert!((0..10_000).all(|_| p.step() == Step::Spin));
     }
 
     #[test]

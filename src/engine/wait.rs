@@ -1,19 +1,27 @@
 //! Blocking waits that never burn a shared core: spin briefly, then sleep on this image's
 //! doorbell (a futex in its control block) until a poster rings it.
 //!
+//! The user's [`Policy`] (FERROCAF_WAIT) selects the phases of the one shared wait: `auto`
+//! spins, yields while yields pay and sleeps ([`Waiter::block`]); `passive` goes straight to
+//! the sleep after one poll and shuts the image's [`YieldGate`], so nothing of the image
+//! yields; `active` never sleeps ([`Waiter::active`]): posters ring a bell nobody sleeps on,
+//! and the wait checks for error termination on the clock as the sleep does on waking.
+//!
 //! Over a transport that cannot wake another process (MPI across nodes), waits poll with
 //! naps, and never poll the network: a poll that loads only this image's memory
 //! ([`Waiter::block`], [`Waiter::block_ready`]) runs at every turn; one that reads other
 //! images' words ([`Waiter::block_remote`], [`Waiter::block_lock`]: a lock's state word, the
 //! central barrier's generation) runs again only when the bell word in this image's header
 //! moved, which posters of such changes move remotely ([`Transport::alert`]), the futex
-//! doorbell protocol with a watched word. Checks for terminated images and for error
+//! doorbell protocol with a watched word; there `passive` naps from the first poll and
+//! `active` spins without naps. Checks for terminated images and for error
 //! termination read remote words only once a termination has been announced (`status::news`).
 
 use super::long_wait::{History, Span, SHORT_POLLS};
 use super::pace::{Pace, Step};
 use super::stats::Stats;
 use super::status::news;
+use super::wait_policy::Policy;
 use crate::error::CafResult;
 use crate::transport::control::{Header, JobBlock};
 use crate::transport::doorbell::{Bell, OsFutex};
@@ -56,6 +64,10 @@ enum Kind {
 /// Polls between two `sched_yield` calls while spinning.
 const YIELD_EVERY: u32 = 64;
 
+/// Polls of an active wait between two reads of the clock (which decide when it checks for
+/// error termination, every [`NAP`] as a sleeping wait does).
+const CLOCK_EVERY: u32 = 256;
+
 /// Everything a blocking wait of this image needs.
 pub struct Waiter {
     header: &'static Header,
@@ -64,6 +76,10 @@ pub struct Waiter {
     job: Option<&'static JobBlock>,
     tp: &'static dyn Transport,
     spin: u32,
+    /// The wait policy (FERROCAF_WAIT): which phases the waits go through.
+    policy: Policy,
+    /// Whether the job's images outnumber the cores.
+    shared: bool,
     /// Whether spinning and yielding pay now (no outside load): the image's gate, which the
     /// transports' waits that cannot sleep until woken yield through too.
     gate: &'static YieldGate,
@@ -80,21 +96,28 @@ pub struct Waiter {
 impl Waiter {
     /// A waiter sleeping on `header`'s doorbell (or polling `tp` when it cannot wake),
     /// watching `job` for error termination, timing its waits into `stats` when they are on;
-    /// `shared`: the job's images outnumber its cores ([`YieldGate::set_shared`]).
+    /// `spin`: polls before an `auto` wait yields and sleeps; `shared`: the job's images
+    /// outnumber its cores ([`YieldGate::set_shared`]); `policy`: which phases waits go
+    /// through (`passive` shuts the image's gate for good).
     pub fn new(
         header: &'static Header,
         job: Option<&'static JobBlock>,
         tp: &'static dyn Transport,
-        (spin, shared): (u32, bool),
+        (spin, shared, policy): (u32, bool, Policy),
         stats: &'static Stats,
     ) -> Waiter {
         let gate = yield_gate::image();
         gate.set_shared(shared);
+        if policy == Policy::Passive {
+            gate.shut();
+        }
         Waiter {
             header,
             job,
             tp,
             spin,
+            policy,
+            shared,
             gate,
             parking: AtomicBool::new(false),
             history: (!shared).then(History::default),
@@ -110,10 +133,12 @@ impl Waiter {
         self.parking.load(Ordering::Relaxed)
     }
 
-    /// Whether this image's waits currently see outside load (its [`YieldGate`] is closed:
-    /// yields handed the core to processes that ran on).
-    pub fn outside_load(&self) -> bool {
-        !self.gate.open()
+    /// Whether a waker should hand its core over after ringing (the barrier's wake-up tree):
+    /// this image's waits currently see outside load (its [`YieldGate`] is closed: yields
+    /// handed the core to processes that ran on), unless the policy is `passive`, which never
+    /// yields.
+    pub fn hands_over(&self) -> bool {
+        self.policy != Policy::Passive && !self.gate.open()
     }
 
     /// Exit code of a job-wide error termination in progress, if any. Without a mapped job
@@ -147,7 +172,9 @@ impl Waiter {
         crate::sys::proc::exit(code)
     }
 
-    /// Calls `poll` until it yields a result. Between polls, spins up to the configured count,
+    /// Calls `poll` until it yields a result, in the phases the [`Policy`] chooses: `passive`
+    /// polls once, then sleeps until the doorbell rings; `active` polls until answered
+    /// ([`Waiter::active`]); `auto`: between polls, spins up to the configured count,
     /// then yields the core for up to `YIELD_FOR`, then sleeps until the doorbell rings;
     /// once a yield proved slow (outside load, [`YieldGate`]), it polls without yielding at
     /// most `LOADED_SPIN` times (and the configured count), then sleeps. When each image has
@@ -223,14 +250,24 @@ impl Waiter {
     fn wait<T>(&self, poll: impl FnMut() -> Option<CafResult<T>>, kind: Kind) -> CafResult<T> {
         if !self.tp.can_wake() {
             self.parking.store(true, Ordering::Relaxed);
-            return self.poll_with_naps(poll, kind != Kind::Local);
+            let pace = match self.policy {
+                Policy::Auto => Pace::new(self.spin),
+                Policy::Passive => Pace::new(0),
+                Policy::Active => Pace::endless(),
+            };
+            return self.poll_with_naps(poll, kind != Kind::Local, pace);
         }
-        let r = self.spin_then_sleep(poll, kind == Kind::Lock);
+        crate::transport::shm::stream::wait_begins(self.header);
+        let r = match self.policy {
+            Policy::Auto => self.spin_then_sleep(poll, kind == Kind::Lock),
+            Policy::Passive => self.sleep(poll),
+            Policy::Active => self.active(poll),
+        };
         self.parking.store(false, Ordering::Relaxed);
         r
     }
 
-    /// The phases of a wait over a transport that can wake: polls ([`Waiter::phases`], which
+    /// The `auto` phases of a wait over a transport that can wake: polls ([`Waiter::phases`], which
     /// this image's [`History`] of waits chooses and records into; for a `lock`, at most
     /// [`LOCK_POLLS`] when waits spin at all), then sleeps on the doorbell until `poll`
     /// answers.
@@ -239,7 +276,6 @@ impl Waiter {
         mut poll: impl FnMut() -> Option<CafResult<T>>,
         lock: bool,
     ) -> CafResult<T> {
-        crate::transport::shm::stream::wait_begins(self.header);
         if lock && self.spin > 0 {
             if let Some(r) = (0..self.spin.min(LOCK_POLLS)).find_map(|_| {
                 std::hint::spin_loop();
@@ -281,6 +317,32 @@ impl Waiter {
             return r;
         }
         self.sleep(poll)
+    }
+
+    /// An `active` wait: polls until `poll` answers, never sleeping (posters ring a bell
+    /// nobody sleeps on, which costs them a fence and a load); yields every [`YIELD_EVERY`]
+    /// polls only when the job's images outnumber the cores (the awaited image may need this
+    /// very core), whatever the [`YieldGate`] says. Checks for error termination every [`NAP`],
+    /// as a sleeping wait does; terminated images are the poll's to see.
+    fn active<T>(&self, mut poll: impl FnMut() -> Option<CafResult<T>>) -> CafResult<T> {
+        let (mut checked, mut i) = (Instant::now(), 0u32);
+        loop {
+            if let Some(r) = poll() {
+                return r;
+            }
+            i = i.wrapping_add(1);
+            if self.shared && i.is_multiple_of(YIELD_EVERY) {
+                std::thread::yield_now();
+            } else {
+                std::hint::spin_loop();
+            }
+            if i.is_multiple_of(CLOCK_EVERY) && checked.elapsed() >= NAP {
+                if let Some(code) = self.aborting() {
+                    self.follow_abort(code);
+                }
+                checked = Instant::now();
+            }
+        }
     }
 
     /// Sleeps on the doorbell until `poll` answers.
@@ -361,8 +423,9 @@ impl Waiter {
 
     /// The wait of a transport that cannot wake. Each turn: progress, read the bell, poll if
     /// the poll is local, or the bell moved, or [`NAP`] passed since the last poll; then spin
-    /// (up to the configured count) or nap, at the [`Pace`] the bell and the owner-side calls
-    /// served set. Posters change their word before they alert, so a
+    /// or nap, at the `pace` the policy chose (`auto`: spins up to the configured count;
+    /// `passive`: naps at once; `active`: spins for good), which the bell and the owner-side
+    /// calls served set. Posters change their word before they alert, so a
     /// change a poll missed moves the bell after it was read. Progress comes first so that the
     /// loads see every remote update completed before; a poll that succeeds is followed by
     /// [`Transport::settle`].
@@ -370,8 +433,8 @@ impl Waiter {
         &self,
         mut poll: impl FnMut() -> Option<CafResult<T>>,
         remote: bool,
+        mut pace: Pace,
     ) -> CafResult<T> {
-        let mut pace = Pace::new(self.spin);
         let (mut seq, mut due, mut since) = (self.header.bell.load(Ordering::Acquire), true, None);
         let mut served = owner::served();
         loop {

@@ -20,7 +20,8 @@ pub const VARIABLES: &[(&str, &str)] = &[
     ("FERROCAF_NUM_IMAGES", "number of images when a program is started directly (default: CPUs available)"),
     ("GFORTRAN_NUM_IMAGES", "same as FERROCAF_NUM_IMAGES (GCC 16 convention); FERROCAF_NUM_IMAGES wins"),
     ("FERROCAF_HEAP_SIZE", "bytes of symmetric coarray heap per image, e.g. 512M, 2GiB, 1.5G (units are powers of 1024; default 1G)"),
-    ("FERROCAF_SPIN", "spin iterations before a wait sleeps; 0 = sleep at once (default: 20000 over shared memory, 2000 over MPI and libfabric, 0 when oversubscribed)"),
+    ("FERROCAF_SPIN", "spin iterations of a FERROCAF_WAIT=auto wait before it yields and sleeps (default: 20000 over shared memory, 2000 over MPI and libfabric, 0 when oversubscribed); 0 = no spinning, but the wait still yields for up to 50 us while yields pay (FERROCAF_WAIT=passive sleeps at once)"),
+    ("FERROCAF_WAIT", "how blocking waits spend their time: auto (spin, yield while yields pay, then sleep; the default), passive (poll once, then sleep: no spinning, no sched_yield) or active (poll until answered, never sleep)"),
     ("FERROCAF_CPUS", "CPUs the images share, which choose the barrier and small-collective algorithms and the spin default (default: CPUs available)"),
     ("FERROCAF_EVENTS", "how EVENT POST/WAIT work: atomic (counter), p2p (eager messages) or notified (matching engine); default atomic"),
     ("FERROCAF_TRANSPORT", "shm (one machine, the default), mpi (default when started by an MPI launcher; needs the `mpi` feature) or fabric (libfabric under a PMIx launcher; needs the `fabric` feature)"),
@@ -107,6 +108,21 @@ pub fn events() -> Result<crate::engine::event::Strategy, ConfigError> {
         })
     };
     Ok(read("FERROCAF_EVENTS", parse)?.unwrap_or(crate::engine::event::Strategy::Atomic))
+}
+
+/// The wait policy (FERROCAF_WAIT, default auto).
+pub fn wait_policy() -> Result<crate::engine::wait_policy::Policy, ConfigError> {
+    use crate::engine::wait_policy::Policy;
+    Ok(read("FERROCAF_WAIT", parse_policy)?.unwrap_or(Policy::Auto))
+}
+
+/// Parses a wait policy named by `var`.
+fn parse_policy(var: &str, text: &str) -> Result<crate::engine::wait_policy::Policy, ConfigError> {
+    crate::engine::wait_policy::Policy::parse(text).ok_or_else(|| {
+        ConfigError(format!(
+            "{var}={text:?} is not a wait policy (auto, passive or active)"
+        ))
+    })
 }
 
 /// Whether per-image statistics are collected and printed (FERROCAF_STATS).
@@ -226,6 +242,7 @@ pub fn validate(n_images: usize) -> Result<(), ConfigError> {
     cpus()?;
     spin(n_images)?;
     events()?;
+    wait_policy()?;
     stats()?;
     Ok(())
 }
@@ -254,6 +271,19 @@ mod tests {
             .unwrap_err()
             .0
             .contains("N=\"four\""));
+    }
+
+    #[test]
+    fn wait_policies() {
+        use crate::engine::wait_policy::Policy;
+        assert_eq!(parse_policy("W", "Passive"), Ok(Policy::Passive));
+        assert_eq!(parse_policy("W", "active"), Ok(Policy::Active));
+        assert_eq!(parse_policy("W", "AUTO"), Ok(Policy::Auto));
+        let err = parse_policy("FERROCAF_WAIT", "busy").unwrap_err().0;
+        assert_eq!(
+            err,
+            "FERROCAF_WAIT=\"busy\" is not a wait policy (auto, passive or active)"
+        );
     }
 
     #[test]

@@ -195,7 +195,17 @@ pub(super) fn build(
         me,
         n,
         team: super::teams::Teams::new(Team::initial(n, me)),
-        waiter: Waiter::new(header, job, tp, (spin, n > cpus), stats),
+        waiter: Waiter::new(
+            header,
+            job,
+            tp,
+            (
+                spin,
+                n > cpus,
+                config::wait_policy().unwrap_or_else(|e| fail(e)),
+            ),
+            stats,
+        ),
         barrier: Barrier::new(cpus),
         collectives: Collectives::new(cpus),
         notifier: Notifier::new(stats),

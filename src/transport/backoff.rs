@@ -117,7 +117,7 @@ mod tests {
     fn a_closed_gate_makes_the_wait_nap_once_it_would_yield_and_for_good() {
         let s = Schedule::new(2, YIELDS_WHILE_FAST, NAP, NAP * 4);
         let closed = YieldGate::new(false);
-        closed.close();
+        closed.shut();
         let got = steps(&s, &closed, 4);
         assert_eq!(got[..2], [Step::Poll, Step::Poll]);
         assert_eq!(got[2..], [Step::Nap(NAP), Step::Nap(2 * NAP)]);

@@ -19,7 +19,9 @@
 //!
 //! One gate per image ([`image`]): the engine's waits (`engine/wait.rs`) and the transports'
 //! waits that cannot sleep until woken (`backoff.rs`: an owner-side call's caller, an MPI get)
-//! all yield through it, so each learns of the outside load the others met.
+//! all yield through it, so each learns of the outside load the others met. Under
+//! FERROCAF_WAIT=passive the image shuts its gate for good ([`YieldGate::shut`]): those waits
+//! nap instead of yielding.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::OnceLock;
@@ -111,12 +113,10 @@ impl YieldGate {
         self.record(t0, t1).then_some(t1 - t0)
     }
 
-    /// Closes the gate for a minute, as outside load would.
-    #[cfg(test)]
-    pub(crate) fn close(&self) {
-        let minute = Duration::from_secs(60).as_nanos() as u64;
-        self.closed_until
-            .store(self.now() + minute, Ordering::Relaxed);
+    /// Closes the gate for the life of the image (FERROCAF_WAIT=passive): no wait yields
+    /// through it again, so none can reopen it.
+    pub fn shut(&self) {
+        self.closed_until.store(u64::MAX, Ordering::Relaxed);
     }
 
     /// Records a yield from `t0` to `t1` (nanoseconds after the epoch); returns whether it
@@ -237,7 +237,7 @@ mod tests {
     #[test]
     fn a_closed_gate_refuses_to_yield_and_reopens_after_its_pause() {
         let g = YieldGate::new(false);
-        g.close();
+        g.shut();
         assert!(!g.open());
         assert!(!g.yield_now());
         g.closed_until.store(1, Ordering::Relaxed);

@@ -86,6 +86,10 @@ pub fn main(args: Vec<OsString>) -> Result<i32, Failure> {
         show(config::spin(n).map(|s| format!("{s} iterations before a wait sleeps")))
     );
     println!(
+        "wait:        {}",
+        show(config::wait_policy().map(|p| p.name().to_string()))
+    );
+    println!(
         "events:      {}",
         show(config::events().map(|s| strategy_name(s).to_string()))
     );
