@@ -4,7 +4,7 @@
 //! The user's [`Policy`] (FERROCAF_WAIT) selects the phases of the one shared wait: `auto`
 //! spins, yields while yields pay and sleeps ([`Waiter::block`]); `passive` goes straight to
 //! the sleep after one poll and shuts the image's [`YieldGate`], so nothing of the image
-//! yields; `active` never sleeps ([`Waiter::active`]): posters ring a bell nobody sleeps on,
+//! yields; `active` never sleeps (`Waiter::active`): posters ring a bell nobody sleeps on,
 //! and the wait checks for error termination on the clock as the sleep does on waking.
 //!
 //! Over a transport that cannot wake another process (MPI across nodes), waits poll with
@@ -174,7 +174,7 @@ impl Waiter {
 
     /// Calls `poll` until it yields a result, in the phases the [`Policy`] chooses: `passive`
     /// polls once, then sleeps until the doorbell rings; `active` polls until answered
-    /// ([`Waiter::active`]); `auto`: between polls, spins up to the configured count,
+    /// (`Waiter::active`); `auto`: between polls, spins up to the configured count,
     /// then yields the core for up to `YIELD_FOR`, then sleeps until the doorbell rings;
     /// once a yield proved slow (outside load, [`YieldGate`]), it polls without yielding at
     /// most `LOADED_SPIN` times (and the configured count), then sleeps. When each image has
