@@ -121,6 +121,7 @@ fn info_lists_the_variables() {
         "FERROCAF_EVENTS",
         "shm",
         "events:      atomic",
+        "large puts:  ",
         "library:",
         "modules:",
     ] {

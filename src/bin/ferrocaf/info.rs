@@ -94,6 +94,10 @@ pub fn main(args: Vec<OsString>) -> Result<i32, Failure> {
         show(config::events().map(|s| strategy_name(s).to_string()))
     );
     println!(
+        "large puts:  {}",
+        ferrocaf::sys::cache::Domains::here().describe()
+    );
+    println!(
         "gfortran ABI: {}",
         show(generation::setting().map_err(ConfigError).map(|g| match g {
             Some(g) => format!(

@@ -1,14 +1,22 @@
-//! Large copies into another image's memory with streaming (non-temporal) stores.
+//! Large copies into another image's memory with streaming (non-temporal) stores, when the
+//! two images' cores share no cache.
 //!
 //! A put usually writes lines the target image holds in its own cache: it read them (the data
-//! it sent back, the halo it consumed). Ordinary stores first take every line from that cache
-//! (a read for ownership per line, across the chip when the two cores share no cache);
-//! streaming stores write whole lines to memory without reading them. On the 2-core EPYC VM of
-//! bench/NOTES.md ("Large puts") a put-and-answer ping-pong of 256 KiB to 1 MiB ran at memory
-//! bandwidth streamed, and 1.2–6× slower, varying with where the hypervisor put the cores,
-//! with ordinary stores; below [`STREAM_MIN`] ordinary stores win, the target then reading the
-//! lines from this core's cache rather than from memory.
+//! it sent back, the halo it consumed). Ordinary stores first take every line from that cache,
+//! a read for ownership per line; streaming stores write whole lines to memory without reading
+//! them, and the target then reads them from memory. Which costs less depends on where the
+//! read for ownership is served ([`Domains`]):
+//! - The two cores share no cache (the 2-core EPYC VM of bench/NOTES.md, "Large puts", or two
+//!   chiplets or sockets): the read crosses the chip. A put-and-answer ping-pong of 256 KiB to
+//!   1 MiB ran at memory bandwidth streamed, and 1.2–6× slower with ordinary stores.
+//! - The two cores share their last-level cache (the 2-core Xeon VM with one 300 MiB L3 of
+//!   bench/NOTES.md, "Streaming stores only between cores without a shared cache"): the read is
+//!   served by that cache, and the same ping-pong ran 1.6–1.8× faster with ordinary stores.
+//!
+//! Below [`STREAM_MIN`] ordinary stores win either way, the target then reading the lines from
+//! this core's cache rather than from memory.
 
+use crate::sys::cache::Domains;
 use crate::transport::control::Header;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
@@ -24,8 +32,9 @@ fn this_cpu() -> u32 {
 }
 
 /// Records in this image's `header` the CPU it waits on (a blocking wait starts): a large put
-/// into it from the same CPU then keeps ordinary stores ([`worth_streaming`]). Stores only
-/// when the CPU changed, so the line stays shared with the images that read it.
+/// into it from a CPU that shares a cache with that one then keeps ordinary stores
+/// ([`worth_streaming`]). Stores only when the CPU changed, so the line stays shared with the
+/// images that read it.
 pub fn publish_cpu(header: &Header) {
     let c = this_cpu();
     if header.cpu.load(Ordering::Relaxed) != c {
@@ -42,12 +51,18 @@ pub fn wait_begins(header: &Header) {
 }
 
 /// Whether a copy of `n` bytes into the image of `header` should stream: at least
-/// [`STREAM_MIN`] bytes, and the image did not last wait on this CPU. Two images that take
-/// turns on one core (more runnable processes than cores) share its caches, and streamed data
-/// would have to come back from memory (bench/NOTES.md, "Large puts", beside 2 CPU-bound
-/// processes).
+/// [`STREAM_MIN`] bytes, and the CPU it last waited on shares no cache with this one
+/// ([`Domains::share`]). That includes two images that take turns on one core (more runnable
+/// processes than cores): streamed data would have to come back from memory (bench/NOTES.md,
+/// "Large puts", beside 2 CPU-bound processes).
 pub fn worth_streaming(header: &Header, n: usize) -> bool {
-    n >= STREAM_MIN && header.cpu.load(Ordering::Relaxed) != this_cpu()
+    streams_between(Domains::here(), header, n)
+}
+
+/// [`worth_streaming`] on the machine whose caches `domains` describes.
+fn streams_between(domains: &Domains, header: &Header, n: usize) -> bool {
+    let cpu = |c: u32| c.checked_sub(1).map(|c| c as usize);
+    n >= STREAM_MIN && !domains.share(cpu(header.cpu.load(Ordering::Relaxed)), cpu(this_cpu()))
 }
 
 /// How many execution segments (Fortran 2018 11.6.2) of this image have ended: every blocking
@@ -156,8 +171,9 @@ unsafe fn stream(d: *mut u8, s: *const u8, n: usize) {
 
 #[cfg(test)]
 mod tests {
-    use super::{copy, first_in_segment, publish_cpu, segment_ends, this_cpu, worth_streaming};
-    use super::{Header, RECENT_LEN, SEGMENT, STREAM_MIN};
+    use super::{copy, first_in_segment, publish_cpu, segment_ends, streams_between, this_cpu};
+    use super::{Domains, Header, RECENT_LEN, SEGMENT, STREAM_MIN};
+    use std::path::Path;
     use std::sync::atomic::Ordering;
 
     /// Within one segment, a place streamed to is not streamed to again (among the last
@@ -186,24 +202,40 @@ mod tests {
         assert!(quiet, "no try without another thread ending segments");
     }
 
-    /// A large put streams into an image that waits on another CPU (or has not waited yet),
-    /// not into one that last waited on this CPU, and a small one never does.
+    /// Where the cores share no cache, a large put streams into an image that waits on
+    /// another CPU (or has not waited yet), not into one that last waited on this CPU, and a
+    /// small one never does.
     #[test]
     fn streams_only_large_copies_to_an_image_on_another_cpu() {
+        let apart = Domains::read(Path::new("/nonexistent/ferrocaf"));
         // SAFETY: a Header is atomics and padding: all-zero bytes are a valid value.
         let h: Header = unsafe { std::mem::zeroed() };
-        assert!(worth_streaming(&h, STREAM_MIN), "no wait published yet");
-        assert!(!worth_streaming(&h, STREAM_MIN - 1));
+        assert!(
+            streams_between(&apart, &h, STREAM_MIN),
+            "no wait published yet"
+        );
+        assert!(!streams_between(&apart, &h, STREAM_MIN - 1));
         h.cpu.store(this_cpu() + 1, Ordering::Relaxed);
-        assert!(worth_streaming(&h, STREAM_MIN), "another CPU");
+        assert!(streams_between(&apart, &h, STREAM_MIN), "another CPU");
         if this_cpu() != 0 {
             // The thread may move between the two calls: one of many tries sees it stay.
             let stays = (0..100).any(|_| {
                 publish_cpu(&h);
-                !worth_streaming(&h, 1 << 20)
+                !streams_between(&apart, &h, 1 << 20)
             });
             assert!(stays, "this CPU");
         }
+    }
+
+    /// Where every core shares one cache, no put streams, into whatever CPU.
+    #[test]
+    fn never_streams_where_all_cores_share_a_cache() {
+        let one = Domains::all_shared(1024);
+        // SAFETY: a Header is atomics and padding: all-zero bytes are a valid value.
+        let h: Header = unsafe { std::mem::zeroed() };
+        assert!(!streams_between(&one, &h, 1 << 20), "no wait published yet");
+        h.cpu.store(this_cpu() + 1, Ordering::Relaxed);
+        assert!(!streams_between(&one, &h, 1 << 20), "another CPU");
     }
 
     /// Every size around the threshold and around the 64-byte blocks, at every alignment of
