@@ -48,6 +48,19 @@ class Measurements:
             self.hosts.setdefault(key, []).append(host)
             self.units[name] = unit
 
+    def without(self, drop):
+        """A copy without the runs for which `drop(key, round)` holds (key: (result name,
+        images, runtime)); errors, units and probes kept."""
+        out = Measurements()
+        out.units, out.errors, out.probes = self.units, self.errors, self.probes
+        for key, rounds in self.rounds.items():
+            keep = [i for i, r in enumerate(rounds) if not drop(key, r)]
+            if keep:
+                out.values[key] = [self.values[key][i] for i in keep]
+                out.rounds[key] = [rounds[i] for i in keep]
+                out.hosts[key] = [self.hosts[key][i] for i in keep]
+        return out
+
     def by_round(self, name, images, runtime):
         """{round: value} of the successful runs of (name, images, runtime)."""
         key = (name, images, runtime)

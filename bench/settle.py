@@ -18,21 +18,12 @@ A saved-runs file keeps every loaded run's round, so a re-read (`compare.py --fr
 the same rounds and verdicts. Python 3 standard library only.
 """
 
-from measurements import Measurements
 from report import LOADED, VERDICTS, table_row
 
 
 def without_round(m, rnd):
     """A copy of Measurements `m` without the loaded runs of round `rnd` (idle runs kept)."""
-    out = Measurements()
-    out.units, out.errors, out.probes = m.units, m.errors, m.probes
-    for key, rounds in m.rounds.items():
-        keep = [i for i, r in enumerate(rounds) if not (key[2].endswith(LOADED) and r == rnd)]
-        if keep:
-            out.values[key] = [m.values[key][i] for i in keep]
-            out.rounds[key] = [rounds[i] for i in keep]
-            out.hosts[key] = [m.hosts[key][i] for i in keep]
-    return out
+    return m.without(lambda key, r: key[2].endswith(LOADED) and r == rnd)
 
 
 def loaded_rounds(m, name, n):
