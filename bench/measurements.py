@@ -85,7 +85,9 @@ class Measurements:
             text += f" [{fmt(min(vals))}–{fmt(max(vals))}]"
         if fast < len(vals):
             text += f" (fast mode: {fast} of {len(vals)} runs)"
-        slow = sum(h is not None and h > modes.HOST_SLOW_NS for h in self.hosts.get(key, []))
+        above = modes.host_slow_above(self.probes)
+        slow = above is not None and sum(h is not None and h > above
+                                         for h in self.hosts.get(key, []))
         if slow:
             text += f" (host slow around {slow} of {len(vals)} runs)"
         if errs:
@@ -94,12 +96,18 @@ class Measurements:
 
     def probe_summary(self):
         """The hand-over probe readings around the idle runs, for the report: "median X ns, slow
-        (over HOST_SLOW_NS) around k of n runs", or None if no run was probed."""
+        (over T ns, its fast mode's largest) around k of n runs", "median X ns [min–max], one
+        mode: no run counts as slow" (`modes.host_slow_above`), or None if no run was probed."""
         if not self.probes:
             return None
-        slow = sum(h > modes.HOST_SLOW_NS for h in self.probes)
-        return (f"median {fmt(statistics.median(self.probes))} ns, slow (over "
-                f"{modes.HOST_SLOW_NS:g} ns) around {slow} of {len(self.probes)} runs")
+        med = f"median {fmt(statistics.median(self.probes))} ns"
+        above = modes.host_slow_above(self.probes)
+        if above is None:
+            return (f"{med} [{fmt(min(self.probes))}–{fmt(max(self.probes))}], one mode: no run "
+                    "counts as slow")
+        slow = sum(h > above for h in self.probes)
+        return (f"{med}, slow (over {fmt(above)} ns, its fast mode's largest) around {slow} of "
+                f"{len(self.probes)} runs")
 
     def to_json(self):
         """The measurements as JSON-ready data: one record per (result, images, runtime)."""

@@ -30,9 +30,6 @@ import statistics
 SPREAD = 2.0  # worst over best run beyond which a cell's runs count as two modes
 FAST_MODE_MIN = 2  # runs the better side needs to count as a mode
 FAST_MODE_SHARE = 1 / 3  # share of a cell's runs the better side needs to count as a mode
-# A reading of bench/raw/handover.c above this (ns) around a run puts the run in the host's slow
-# mode: 24-42 ns in the fast mode, 157-384 in the slow one (bench/NOTES.md).
-HOST_SLOW_NS = 80.0
 
 
 def worse_ratio(a, b, higher):
@@ -69,3 +66,13 @@ def idle_row(cells, higher):
         spread_cells = {}
     picked = {rt: spread_cells.get(rt) or values for rt, values in cells.items()}
     return {rt: (statistics.median(v), len(v)) for rt, v in picked.items() if v}
+
+
+def host_slow_above(probes):
+    """The reading (ns) of the host's hand-over probe (bench/raw/handover.c) above which a run
+    counts as made in the host's slow mode: the largest reading of the fast mode of all the
+    probes' readings (rule 2), or None when they form one mode. The 2-vCPU EPYC VM read 24-42
+    ns in its fast mode and 157-384 in its slow one (bench/NOTES.md); the 2-vCPU Xeon VM reads
+    70-110 ns with no second mode, so a fixed threshold would call every run there slow."""
+    fast = fast_mode(probes, False)
+    return max(fast) if fast else None

@@ -17,7 +17,7 @@ not the code two gfortran versions generate for the same statement. `vs raw` alw
 import math
 import os
 
-from modes import FAST_MODE_MIN, HOST_SLOW_NS, SPREAD
+from modes import FAST_MODE_MIN, SPREAD
 
 FERRO, SHMEM, OPENCAF, RAW = "ferrocaf", "libcaf_shmem", "OpenCoarrays", "raw"
 FERRO_HOST = "ferrocaf host"  # ferrocaf built with the host's gfortran, beside a `--fc` column
@@ -255,8 +255,9 @@ def spread_legend(meta, load):
             "each is the median of its fast mode, marked \"(fast mode: k of n runs)\"; if one "
             "has none, every cell of the row is the median of all its runs. A runtime slow in "
             "more runs shows it there and in [min–max]. \"(host slow around k of n runs)\": in k "
-            "of the cell's runs the host's hand-over probe read more than "
-            f"{HOST_SLOW_NS:g} ns (its slow mode; ~30 ns in the fast one)."
+            "of the cell's runs the host's hand-over probe read more than the largest reading of "
+            "the fast mode of all its readings (the same rule, applied to the probe); where the "
+            "readings form one mode, no run counts as slow."
             + (" Loaded cells below are medians of all their runs." if load else ""))
 
 
