@@ -14,11 +14,12 @@
 //! central barrier's generation) runs again only when the bell word in this image's header
 //! moved, which posters of such changes move remotely ([`Transport::alert`]), the futex
 //! doorbell protocol with a watched word; there `passive` naps from the first poll and
-//! `active` spins without naps. Checks for terminated images and for error
+//! `active` spins without naps, yielding every [`YIELD_EVERY`] turns when the job's images
+//! outnumber the cores, as it does where waits can sleep. Checks for terminated images and for error
 //! termination read remote words only once a termination has been announced (`status::news`).
 
 use super::long_wait::{History, Span, SHORT_POLLS};
-use super::pace::{Pace, Step};
+use super::pace::{Pace, Step, YIELD_EVERY};
 use super::stats::Stats;
 use super::status::news;
 use super::wait_policy::Policy;
@@ -60,9 +61,6 @@ enum Kind {
     /// A lock's words ([`Waiter::block_lock`]).
     Lock,
 }
-
-/// Polls between two `sched_yield` calls while spinning.
-const YIELD_EVERY: u32 = 64;
 
 /// Polls of an active wait between two reads of the clock (which decide when it checks for
 /// error termination, every [`NAP`] as a sleeping wait does).
@@ -253,7 +251,7 @@ impl Waiter {
             let pace = match self.policy {
                 Policy::Auto => Pace::new(self.spin),
                 Policy::Passive => Pace::new(0),
-                Policy::Active => Pace::endless(),
+                Policy::Active => Pace::endless(self.shared),
             };
             return self.poll_with_naps(poll, kind != Kind::Local, pace);
         }
@@ -424,7 +422,8 @@ impl Waiter {
     /// The wait of a transport that cannot wake. Each turn: progress, read the bell, poll if
     /// the poll is local, or the bell moved, or [`NAP`] passed since the last poll; then spin
     /// or nap, at the `pace` the policy chose (`auto`: spins up to the configured count;
-    /// `passive`: naps at once; `active`: spins for good), which the bell and the owner-side
+    /// `passive`: naps at once; `active`: spins for good, yielding every few turns when the
+    /// job's images outnumber the cores), which the bell and the owner-side
     /// calls served set. Posters change their word before they alert, so a
     /// change a poll missed moves the bell after it was read. Progress comes first so that the
     /// loads see every remote update completed before; a poll that succeeds is followed by
@@ -461,6 +460,7 @@ impl Waiter {
             }
             match pace.step() {
                 Step::Spin => std::hint::spin_loop(),
+                Step::Yield => std::thread::yield_now(),
                 Step::Nap(nap) => {
                     std::thread::sleep(nap);
                     // A napping image is often the passive target of another's RMA (a put and
