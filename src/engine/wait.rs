@@ -14,9 +14,10 @@
 //! central barrier's generation) runs again only when the bell word in this image's header
 //! moved, which posters of such changes move remotely ([`Transport::alert`]), the futex
 //! doorbell protocol with a watched word; there `passive` naps from the first poll and
-//! `active` spins without naps, yielding every [`YIELD_EVERY`] turns when the job's images
-//! outnumber the cores, as it does where waits can sleep. Checks for terminated images and for error
-//! termination read remote words only once a termination has been announced (`status::news`).
+//! `active` spins without naps, yielding every `YIELD_EVERY` turns when the job's images
+//! outnumber the cores, as it does where waits can sleep. Checks for terminated images and for
+//! error termination read remote words only once a termination has been announced
+//! (`status::news`).
 
 use super::long_wait::{History, Span, SHORT_POLLS};
 use super::pace::{Pace, Step, YIELD_EVERY};
