@@ -6,7 +6,7 @@
 ! would only get in after they stopped); no single wait longer than BOUND seconds (the eventual
 ! fair hand-off: a waiter that waited long is handed the lock). The bound is generous, for a
 ! loaded 2-core machine.
-! test: images 4 8
+! test: images 2 4 8
 ! test: count 1 DONE PASS
 ! test: forbid FAIL on
 ! test: timeout 120

@@ -49,7 +49,8 @@ const FOLLOW_GRACE: Duration = Duration::from_millis(500);
 /// bench/NOTES.md.)
 const LOADED_SPIN: u32 = 256;
 
-/// The most polls of a LOCK's wait before it sleeps ([`Waiter::block_lock`]).
+/// The most polls of a LOCK's wait before it sleeps while the [`YieldGate`] is closed
+/// ([`Waiter::block_lock`]).
 const LOCK_POLLS: u32 = 100;
 
 /// What a wait's poll reads, which decides how it polls.
@@ -196,11 +197,13 @@ impl Waiter {
         self.timed(poll, Kind::Remote)
     }
 
-    /// [`Waiter::block_remote`] for LOCK: when waits spin (each image has a core), polls at
-    /// most `LOCK_POLLS` times before it sleeps, without yielding. A holder that releases
-    /// and re-takes the lock at once (barging) is only slowed by a waiter polling the lock's
-    /// line, and when the waiter sleeps it runs on alone until the waiter claims the next
-    /// hand-off (`engine/lock.rs`).
+    /// [`Waiter::block_remote`] for LOCK: never spins. While yields pay ([`YieldGate`] open)
+    /// it polls once per `sched_yield` for up to `YIELD_FOR`, else at most `LOCK_POLLS`
+    /// times; then it sleeps. A holder that releases and re-takes the lock at once (barging)
+    /// is only slowed by a waiter polling the lock's line: a waiter that polls about once a
+    /// microsecond leaves the line to the holder, which runs on until the waiter claims the
+    /// next hand-off (`engine/lock.rs`; a contended 2-image LOCK took 0.15 µs per critical
+    /// section so, 0.25 µs with 100 spinning polls, bench/NOTES.md).
     pub fn block_lock<T>(&self, poll: impl FnMut() -> Option<CafResult<T>>) -> CafResult<T> {
         self.timed(poll, Kind::Lock)
     }
@@ -267,30 +270,30 @@ impl Waiter {
     }
 
     /// The `auto` phases of a wait over a transport that can wake: polls ([`Waiter::phases`], which
-    /// this image's [`History`] of waits chooses and records into; for a `lock`, at most
-    /// [`LOCK_POLLS`] when waits spin at all), then sleeps on the doorbell until `poll`
-    /// answers.
+    /// this image's [`History`] of waits chooses and records into; for a `lock`, the polls
+    /// [`Waiter::block_lock`] describes), then sleeps on the doorbell until `poll` answers.
     fn spin_then_sleep<T>(
         &self,
         mut poll: impl FnMut() -> Option<CafResult<T>>,
         lock: bool,
     ) -> CafResult<T> {
-        if lock && self.spin > 0 {
-            if let Some(r) = (0..self.spin.min(LOCK_POLLS)).find_map(|_| {
-                std::hint::spin_loop();
-                poll()
-            }) {
-                return r;
-            }
-        } else {
-            let mut span = Span::new(self.history.is_some());
-            let r = self.phases(&mut poll, &mut span);
-            if let Some(h) = &self.history {
-                h.record(&span);
-            }
-            return r;
+        if lock {
+            let polled = if self.gate.open() {
+                self.yields(&mut poll, &mut Span::new(false))
+            } else {
+                self.polls(&mut poll, LOCK_POLLS)
+            };
+            return match polled {
+                Some(r) => r,
+                None => self.sleep(poll),
+            };
         }
-        self.sleep(poll)
+        let mut span = Span::new(self.history.is_some());
+        let r = self.phases(&mut poll, &mut span);
+        if let Some(h) = &self.history {
+            h.record(&span);
+        }
+        r
     }
 
     /// The polls of a wait, then its sleep: after long waits that shared the CPU
@@ -405,8 +408,17 @@ impl Waiter {
                 std::hint::spin_loop();
             }
         }
-        // Then poll with sched_yield for a bounded time: the awaited image is often about to
-        // run (or needs this core to); only a long wait pays for a futex sleep and wake-up.
+        self.yields(poll, span)
+    }
+
+    /// Polls with `sched_yield` between polls for up to [`YIELD_FOR`]: the awaited image is
+    /// often about to run (or needs this core to); only a long wait pays for a futex sleep and
+    /// wake-up. Returns `None` when the wait should sleep, early when a yield was slow.
+    fn yields<T>(
+        &self,
+        poll: &mut impl FnMut() -> Option<CafResult<T>>,
+        span: &mut Span,
+    ) -> Option<CafResult<T>> {
         span.begin();
         let until = Instant::now() + YIELD_FOR;
         loop {
