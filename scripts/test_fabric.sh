@@ -4,7 +4,8 @@
 # mpirun serves PMIx, which the transport bootstraps with) with FERROCAF_TRANSPORT=fabric, over
 # the tcp provider on loopback, then over the shm provider. Installs libfabric, PMIx and Open
 # MPI's launcher when missing. Arguments are test-name filters; FERROCAF_FABRIC_PROVIDERS (default
-# "tcp shm") chooses the passes.
+# "tcp shm") chooses the passes. Without filters each pass also runs the synchronisation-heavy
+# programs under FERROCAF_WAIT=passive and active.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh
@@ -53,4 +54,16 @@ for provider in ${FERROCAF_FABRIC_PROVIDERS:-tcp shm}; do
     counted_puts "$provider"
     FI_PROVIDER=$provider FERROCAF_TEST_LAUNCHER="mpirun --oversubscribe -n {n}" \
         cargo test --release --features fabric --test gfortran -- "$@"
+    # The wait policies over libfabric, which cannot wake an image, as scripts/test_mpi.sh runs
+    # them over MPI: the synchronisation-heavy programs once per policy, Open MPI's idle yields
+    # off (the launcher only starts the processes here, but its ranks would yield too).
+    if [ $# -eq 0 ]; then
+        for policy in passive active; do
+            FI_PROVIDER=$provider FERROCAF_WAIT=$policy OMPI_MCA_mpi_yield_when_idle=0 \
+                FERROCAF_TEST_LAUNCHER="mpirun --oversubscribe -n {n}" \
+                cargo test --release --features fabric --test gfortran -- events \
+                sync_images_patterns locks sync_all_loop co_sum co_broadcast \
+                allocate_stopped_image error_stop_one_image
+        done
+    fi
 done

@@ -13,8 +13,9 @@
 //! images' words ([`Waiter::block_remote`], [`Waiter::block_lock`]: a lock's state word, the
 //! central barrier's generation) runs again only when the bell word in this image's header
 //! moved, which posters of such changes move remotely ([`Transport::alert`]), the futex
-//! doorbell protocol with a watched word; there `passive` naps from the first poll and
-//! `active` spins without naps, yielding every `YIELD_EVERY` turns when the job's images
+//! doorbell protocol with a watched word; there `auto` spins up to the configured count, then
+//! yields through the [`YieldGate`] for up to `YIELD_FOR` (none once a yield proved slow), then
+//! naps; `passive` naps from the first poll and `active` spins without naps, yielding every `YIELD_EVERY` turns when the job's images
 //! outnumber the cores, as it does where waits can sleep. Checks for terminated images and for
 //! error termination read remote words only once a termination has been announced
 //! (`status::news`).
@@ -253,7 +254,7 @@ impl Waiter {
         if !self.tp.can_wake() {
             self.parking.store(true, Ordering::Relaxed);
             let pace = match self.policy {
-                Policy::Auto => Pace::new(self.spin),
+                Policy::Auto => Pace::yielding(self.spin, YIELD_FOR),
                 Policy::Passive => Pace::new(0),
                 Policy::Active => Pace::endless(self.shared),
             };
@@ -434,8 +435,8 @@ impl Waiter {
 
     /// The wait of a transport that cannot wake. Each turn: progress, read the bell, poll if
     /// the poll is local, or the bell moved, or [`NAP`] passed since the last poll; then spin
-    /// or nap, at the `pace` the policy chose (`auto`: spins up to the configured count;
-    /// `passive`: naps at once; `active`: spins for good, yielding every few turns when the
+    /// or nap, at the `pace` the policy chose (`auto`: spins up to the configured count, then
+    /// yields through the [`YieldGate`] for up to `YIELD_FOR`; `passive`: naps at once; `active`: spins for good, yielding every few turns when the
     /// job's images outnumber the cores), which the bell and the owner-side
     /// calls served set. Posters change their word before they alert, so a
     /// change a poll missed moves the bell after it was read. Progress comes first so that the
@@ -471,9 +472,14 @@ impl Waiter {
                 due = false;
                 since = remote.then(Instant::now);
             }
-            match pace.step() {
+            match pace.step(Instant::now) {
                 Step::Spin => std::hint::spin_loop(),
                 Step::Yield => std::thread::yield_now(),
+                Step::GateYield => {
+                    if self.gate.yield_timed().is_none() {
+                        pace.slow_yield();
+                    }
+                }
                 Step::Nap(nap) => {
                     std::thread::sleep(nap);
                     // A napping image is often the passive target of another's RMA (a put and
