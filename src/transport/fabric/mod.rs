@@ -244,7 +244,7 @@ impl Fabric {
         self.path
     }
 
-    /// Starts the progress thread ([`pump`]) if the provider's data progress is manual.
+    /// Starts the progress thread (`pump`) if the provider's data progress is manual.
     pub fn start_progress(&'static self) {
         if self.auto {
             return;

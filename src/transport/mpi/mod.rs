@@ -394,9 +394,9 @@ impl Transport for Mpi {
     /// (`am.rs`) and makes remote updates visible. With every image mapped, nothing a wait
     /// polls moves through MPI (stores and processor atomics are coherent, notifications are
     /// received by `drain` itself, accessors run in the caller), so only every
-    /// [`PROGRESS_EVERY`]-th call enters MPI: a probe costs more than a round trip through
+    /// `PROGRESS_EVERY`-th call enters MPI: a probe costs more than a round trip through
     /// shared memory (SYNC ALL of 2 images took 1.3 µs when every poll probed). Otherwise
-    /// MPI is entered once ([`Mpi::take_messages`]), then a processor fence orders this
+    /// MPI is entered once (`Mpi::take_messages`), then a processor fence orders this
     /// image's following loads: each entry into the progress engine costs a `poll` and a
     /// `sched_yield` where ranks yield when idle (the test bed), and SYNC ALL between bed hosts
     /// made 12 of each where `MPI_Barrier` makes 2 while it probed for signals, then for
