@@ -17,6 +17,12 @@
 //! slow yield, −1 per fast one) kept the gate open while fast yields came between slices lost
 //! to a CPU-bound neighbour.
 //!
+//! The gate sees only load in the job's own session: with the kernel's autogroups (on by
+//! default) each session is a scheduling group, and a yield hands the CPU only to tasks of
+//! the yielder's group; beside a CPU-bound process of another session a yield returns in
+//! about a microsecond, and only the rare yield that meets the end of the group's share is
+//! slow (bench/NOTES.md, "strided_put at 2 images beside 2 burners").
+//!
 //! One gate per image ([`image`]): the engine's waits (`engine/wait.rs`) and the transports'
 //! waits that cannot sleep until woken (`backoff.rs`: an owner-side call's caller, an MPI get)
 //! all yield through it, so each learns of the outside load the others met. Under
