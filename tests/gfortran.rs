@@ -34,8 +34,9 @@ struct Suite {
     /// Scratch directory for binaries, one subdirectory per test; it also holds
     /// `ferrocaf_ext.mod`, compiled once from `caf_abi/ferrocaf_ext.f90`.
     scratch: PathBuf,
-    /// `ferrocaf` names in /dev/shm before the suite started.
-    shm_before: BTreeSet<String>,
+    /// Names in /dev/shm a test may have left (`check::shm_names`) that are known: there
+    /// before the suite started, or already reported (each leak fails one run, not all after).
+    shm_known: Mutex<BTreeSet<String>>,
     /// FERROCAF_TEST_LAUNCHER's words (`{n}` = image count), if set.
     launcher: Option<Vec<String>>,
     /// Major version of the gfortran on PATH (`gfortran -dumpversion`).
@@ -144,7 +145,7 @@ fn setup() -> Result<Suite, String> {
     Ok(Suite {
         lib,
         scratch,
-        shm_before: check::shm_names(),
+        shm_known: Mutex::new(check::shm_names()),
         launcher: launcher::from_env(),
         gfortran,
         max_images: launcher::max_images()?,
@@ -283,7 +284,7 @@ fn run_test(suite: &Suite, src: &Path, tx: &mpsc::Sender<Report>) {
         let report = match process::run(cmd, header.timeout) {
             Ok(o) => {
                 let mut failures = check::failures(&header, n, &o);
-                failures.extend(check::shm_leftovers(&suite.shm_before));
+                failures.extend(check::shm_leftovers(&suite.shm_known));
                 if !failures.is_empty() {
                     failures.push(tail("stdout", &o.stdout));
                     failures.push(tail("stderr", &o.stderr));

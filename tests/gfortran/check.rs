@@ -3,6 +3,7 @@
 use crate::header::{Exit, Header};
 use crate::process::{describe, Outcome};
 use std::collections::BTreeSet;
+use std::sync::Mutex;
 use std::time::Duration;
 
 /// Text that must never appear on stderr: a Rust panic inside the runtime.
@@ -62,27 +63,42 @@ fn expected(e: Exit) -> String {
     }
 }
 
-/// The names in /dev/shm that contain `ferrocaf`.
+/// The names in /dev/shm a test may have left: those that contain `ferrocaf` (the shm
+/// transport's), and the regions of libfabric's shm provider (`fcaf-fi-<pid>-...`,
+/// `src/transport/fabric/shim.c`) whose process has ended. A region of a running process
+/// belongs to a job still going, this suite's or another's.
 pub fn shm_names() -> BTreeSet<String> {
     let Ok(dir) = std::fs::read_dir("/dev/shm") else {
         return BTreeSet::new();
     };
     dir.filter_map(|e| e.ok())
         .map(|e| e.file_name().to_string_lossy().into_owned())
-        .filter(|n| n.contains("ferrocaf"))
+        .filter(|n| n.contains("ferrocaf") || orphan_region(n))
         .collect()
 }
 
-/// A failure if /dev/shm holds `ferrocaf` names not in `before` (the suite's starting state).
+/// Whether `name` is a region of libfabric's shm provider named by ferrocaf whose process has
+/// ended.
+fn orphan_region(name: &str) -> bool {
+    name.strip_prefix("fcaf-fi-")
+        .and_then(|rest| rest.split('-').next())
+        .and_then(|pid| pid.parse::<u32>().ok())
+        .is_some_and(|pid| !std::path::Path::new(&format!("/proc/{pid}")).exists())
+}
+
+/// A failure if /dev/shm holds names of [`shm_names`] not in `known`, which then learns them.
 ///
 /// Another test may be starting at this moment, so new names get a second look a moment later
 /// and only those still present count.
-pub fn shm_leftovers(before: &BTreeSet<String>) -> Option<String> {
-    let new = |s: BTreeSet<String>| -> Vec<String> { s.difference(before).cloned().collect() };
+pub fn shm_leftovers(known: &Mutex<BTreeSet<String>>) -> Option<String> {
+    let new = |s: BTreeSet<String>| -> Vec<String> {
+        s.difference(&known.lock().unwrap()).cloned().collect()
+    };
     if new(shm_names()).is_empty() {
         return None;
     }
     std::thread::sleep(Duration::from_secs(1));
     let left = new(shm_names());
+    known.lock().unwrap().extend(left.iter().cloned());
     (!left.is_empty()).then(|| format!("left in /dev/shm: {}", left.join(" ")))
 }

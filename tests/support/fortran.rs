@@ -3,7 +3,9 @@
 
 #![allow(dead_code)] // each test binary uses a different subset
 
+use std::ffi::OsStr;
 use std::io::{BufRead, BufReader, Read};
+use std::ops::Deref;
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdout, Command, Stdio};
 use std::sync::OnceLock;
@@ -53,8 +55,34 @@ pub fn lib_dir() -> &'static Path {
     })
 }
 
-/// Compiles `source` (Fortran) as `name` into a fresh scratch directory; returns the executable.
-pub fn compile(name: &str, source: &str) -> PathBuf {
+/// A compiled program: its executable, in a scratch directory of its own that is removed when
+/// the program is dropped.
+pub struct Program(PathBuf);
+
+impl Deref for Program {
+    type Target = Path;
+
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl AsRef<OsStr> for Program {
+    fn as_ref(&self) -> &OsStr {
+        self.0.as_os_str()
+    }
+}
+
+impl Drop for Program {
+    fn drop(&mut self) {
+        if let Some(dir) = self.0.parent() {
+            let _ = std::fs::remove_dir_all(dir);
+        }
+    }
+}
+
+/// Compiles `source` (Fortran) as `name` into a fresh scratch directory; returns the program.
+pub fn compile(name: &str, source: &str) -> Program {
     let lib = lib_dir();
     let dir = std::env::temp_dir().join(format!("ferrocaf-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
@@ -78,7 +106,7 @@ pub fn compile(name: &str, source: &str) -> PathBuf {
         "gfortran failed:\n{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    exe
+    Program(exe)
 }
 
 /// A command for a compiled program with none of the caller's ferrocaf variables.

@@ -135,6 +135,9 @@ extern "C" {
         len: *mut usize,
         data: *mut u64,
     ) -> c_int;
+    /// The name of endpoint `k`'s region in /dev/shm (0: main, 1: counting; the shm provider
+    /// only), empty where there is none: a NUL-terminated string `f` owns.
+    pub(super) fn ff_region(f: *const Ff, k: c_int) -> *const c_char;
     /// Closes everything `ff_open` opened.
     pub(super) fn ff_close(f: *mut Ff);
 }

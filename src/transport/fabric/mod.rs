@@ -25,6 +25,7 @@ mod ffi;
 mod imm;
 mod pause;
 mod pump;
+mod regions;
 mod rma;
 
 use super::one_sided;
@@ -145,6 +146,8 @@ impl Fabric {
                 ffi::strerror(rc)
             ));
         }
+        // SAFETY: `ff` is open.
+        unsafe { regions::keep(ff) };
         // SAFETY: `ff` is open; the provider name is a NUL-terminated string it owns.
         let provider = unsafe { CStr::from_ptr(ffi::ff_provider(ff)) }
             .to_string_lossy()
@@ -539,7 +542,10 @@ impl Transport for Fabric {
         });
     }
 
+    /// Unlinks this process's shm regions (`regions.rs`), then asks the launcher to end the
+    /// job.
     fn abort_job(&self, code: i32) {
+        regions::unlink();
         boot::abort(code);
     }
 

@@ -62,6 +62,9 @@ struct ff {
 	 * this one): the transport's policy (fabric/pause.rs: spins, then yields through the
 	 * image's yield gate while yields come back fast, then naps). */
 	void (*pause)(unsigned *idle);
+	/* The names of the shm provider's regions of this process (name_endpoint), main endpoint
+	 * then counting endpoint, "" where there is none; fixed once the endpoints are open. */
+	char regions[2][64];
 };
 
 static const uint64_t CAPS = FI_RMA | FI_ATOMIC | FI_MSG | FI_READ | FI_WRITE | FI_SEND |
@@ -116,21 +119,23 @@ int ff_providers(char *out, size_t len)
 	return 0;
 }
 
-/* Names endpoint k of this process for the shm provider, before it is enabled. shm's default
- * name is "<pid>:<domain>:<endpoint>", the name of its region in /dev/shm; a process that ends
- * without closing its endpoint (error termination, a killed test) leaves the region behind,
- * and a later process given the same pid failed to open its endpoint ("Device or resource
- * busy"). The start time in the name keeps a reused pid from meeting its predecessor's region.
- * The name avoids "ferrocaf", which marks the shm transport's segments (the test suite's leak
- * check looks for those while other programs may run). Other providers keep their own names. */
+/* Names endpoint k of this process for the shm provider, before it is enabled, and keeps the
+ * name in f->regions[k]. shm's default name is "<pid>:<domain>:<endpoint>", the name of its
+ * region in /dev/shm; a process that ends without closing its endpoint (a killed test) leaves
+ * the region behind, and a later process given the same pid failed to open its endpoint
+ * ("Device or resource busy"). The start time in the name keeps a reused pid from meeting its
+ * predecessor's region. Error termination removes the names itself (fabric/regions.rs). The
+ * name avoids "ferrocaf", which marks the shm transport's segments, so that the test suite
+ * tells the two apart (its leak check counts a region here only once its process has ended).
+ * Other providers keep their own names. */
 static int name_endpoint(struct ff *f, struct fid_ep *ep, int k)
 {
 	if (strcmp(f->info->fabric_attr->prov_name, "shm"))
 		return 0;
 	struct timespec t;
 	clock_gettime(CLOCK_REALTIME, &t);
-	char name[64];
-	snprintf(name, sizeof name, "fcaf-fi-%ld-%llx-%d", (long)getpid(),
+	char *name = f->regions[k];
+	snprintf(name, sizeof f->regions[k], "fcaf-fi-%ld-%llx-%d", (long)getpid(),
 		 (unsigned long long)t.tv_sec * 1000000000ull + (unsigned long long)t.tv_nsec, k);
 	return fi_setname(&ep->fid, name, strlen(name) + 1);
 }
@@ -520,6 +525,12 @@ int ff_cswap(struct ff *f, size_t peer, uint64_t addr, uint64_t key, int width,
 	POST(f, fi_compare_atomic(f->ep, desired, 1, NULL, expected, NULL, old, NULL,
 				  f->addrs[peer], addr, key, dtype(width), FI_CSWAP, NULL));
 	return ff_wait(f);
+}
+
+/* The name of endpoint k's shm region (0: main, 1: counting), "" where there is none. */
+const char *ff_region(const struct ff *f, int k)
+{
+	return f->regions[k];
 }
 
 /* Closes everything ff_open opened. */
