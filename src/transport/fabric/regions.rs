@@ -9,7 +9,10 @@
 //! `exit` (an `atexit` handler, [`keep`]); after a normal close they are gone already. A peer
 //! that mapped a region keeps it until it ends, so nothing the other images still do breaks.
 //! Images the launcher ends with a signal are the provider's to clean up (its signal handler
-//! unlinks their regions); one killed by SIGKILL leaves its regions.
+//! unlinks their regions); one killed by SIGKILL leaves its regions. Unlinking every name once
+//! all images have started would cover that too, but only libfabric 1.x maps a peer's region
+//! when its address is inserted; 2.x opens it by name at the first contact, which may come
+//! at any time.
 
 use super::ffi::{self, Ff};
 use std::ffi::{c_int, CStr, CString};
