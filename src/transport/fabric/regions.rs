@@ -18,8 +18,9 @@ use super::ffi::{self, Ff};
 use std::ffi::{c_int, CStr, CString};
 use std::sync::OnceLock;
 
-/// The names of this process's regions (none with other providers).
-static REGIONS: OnceLock<Vec<CString>> = OnceLock::new();
+/// The names of this process's regions (none with other providers), and this process's id: a
+/// child forked from it inherits the `atexit` handler, and must not unlink its parent's names.
+static REGIONS: OnceLock<(u32, Vec<CString>)> = OnceLock::new();
 
 /// Records the regions of the endpoints `ff` opened and has them unlinked at `exit`.
 ///
@@ -34,7 +35,7 @@ pub(super) unsafe fn keep(ff: *const Ff) {
             (!name.is_empty()).then(|| name.to_owned())
         })
         .collect();
-    if names.is_empty() || REGIONS.set(names).is_err() {
+    if names.is_empty() || REGIONS.set((std::process::id(), names)).is_err() {
         return;
     }
     // SAFETY: registers a function that takes no arguments and only unlinks names.
@@ -42,10 +43,13 @@ pub(super) unsafe fn keep(ff: *const Ff) {
 }
 
 /// Removes this process's region names from /dev/shm (a name already gone is no error: it is
-/// what is wanted).
+/// what is wanted); nothing in a forked child.
 pub(super) fn unlink() {
-    for name in REGIONS.get().into_iter().flatten() {
-        unlink_name(name);
+    let Some((owner, names)) = REGIONS.get() else {
+        return;
+    };
+    if *owner == std::process::id() {
+        names.iter().for_each(|n| unlink_name(n));
     }
 }
 
@@ -89,5 +93,28 @@ mod tests {
         names.iter().for_each(|n| unlink_name(n));
         assert!(names.iter().all(|n| !exists(n)), "a region is left");
         names.iter().for_each(|n| unlink_name(n));
+    }
+
+    #[test]
+    fn a_forked_child_leaves_its_parents_names() {
+        let name = region(2);
+        REGIONS
+            .set((std::process::id(), vec![name.clone()]))
+            .expect("no other test records regions");
+        // SAFETY: the child only unlinks (or not) and ends with _exit, touching no lock the
+        // test harness's other threads may hold.
+        let child = unsafe { libc::fork() };
+        assert!(child >= 0, "fork: {}", std::io::Error::last_os_error());
+        if child == 0 {
+            unlink();
+            // SAFETY: ends the forked child at once.
+            unsafe { libc::_exit(0) };
+        }
+        let mut status = 0;
+        // SAFETY: waits for the child forked above.
+        assert_eq!(unsafe { libc::waitpid(child, &mut status, 0) }, child);
+        assert!(exists(&name), "the child unlinked its parent's region");
+        unlink();
+        assert!(!exists(&name), "the owner did not unlink its region");
     }
 }
