@@ -11,13 +11,13 @@
 //! | CHARACTER | 1 (3 through a procedure pointer component) | `void f(char *r, size_t rlen, char *x, char *y, size_t xlen, size_t ylen)` |
 //! | CHARACTER(LEN=1), VALUE | 5 | as above with `x`, `y` passed by value |
 //!
-//! HIDDENLEN is set only for procedure pointer components, but every non-BIND(C) CHARACTER
-//! operator has the hidden lengths. For a procedure pointer component (`co_reduce(a, h%op)`)
-//! gfortran 12 passes not the pointer but the first byte of the function's code (`*h.op` loaded
-//! with `movzbl`): such an "address" below 4096 is reported as an error. A procedure pointer
-//! variable or a dummy procedure as OPERATION is rejected by gfortran 12 itself. ARG_DESC is never set: the standard requires scalar,
-//! non-allocatable, non-pointer, non-polymorphic arguments, which need no descriptor. BYREF
-//! without CHARACTER would mean an array result, which the standard forbids.
+//! HIDDENLEN is set only for procedure pointer components, but every non-BIND(C) CHARACTER operator
+//! has the hidden lengths. For a procedure pointer component (`co_reduce(a, h%op)`) gfortran 12
+//! passes not the pointer but the first byte of the function's code (`*h.op` loaded with `movzbl`):
+//! such an "address" below 4096 is reported as an error. A procedure pointer variable or a dummy
+//! procedure as OPERATION is rejected by gfortran 12 itself. ARG_DESC is never set: the standard
+//! requires scalar, non-allocatable, non-pointer, non-polymorphic arguments, which need no
+//! descriptor. BYREF without CHARACTER would mean an array result, which the standard forbids.
 //!
 //! A derived-type result is returned as the C ABI returns a struct. Above 16 bytes that is
 //! through a hidden result pointer, which ferrocaf calls. Up to 16 bytes the x86-64 ABI puts each

@@ -123,8 +123,8 @@ fn post(tp: &dyn Transport, image: usize, offset: usize, buf: usize) {
 }
 
 impl Collectives {
-    /// Runs one collective over `team` whose payload fits a slot ([`super::coll_small::fits`]) on `data`,
-    /// this image's value, replaced by the result on every image.
+    /// Runs one collective over `team` whose payload fits a slot ([`super::coll_small::fits`]) on
+    /// `data`, this image's value, replaced by the result on every image.
     pub fn run_small(
         &self,
         tp: &dyn Transport,

@@ -130,8 +130,8 @@ impl Events<'_> {
         }
     }
 
-    /// Waits until this image's event at `slot` has `threshold` posts (at least 1, Fortran
-    /// 2018 11.6.8) and consumes them. If every other image of the team has terminated first, the posts
+    /// Waits until this image's event at `slot` has `threshold` posts (at least 1, Fortran 2018
+    /// 11.6.8) and consumes them. If every other image of the team has terminated first, the posts
     /// can never come: STAT_STOPPED_IMAGE.
     pub fn wait(&self, slot: usize, threshold: i64) -> CafResult<()> {
         let need = threshold.max(1) as u64;

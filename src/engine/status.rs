@@ -98,9 +98,10 @@ pub enum Op {
     Collective,
 }
 
-/// Publishes, in this image's control block, how many barriers and collectives of `team` it
-/// has entered (call after counting the one being entered, before signalling anyone). Peers read it only after seeing this
-/// image terminated, whose status store (SeqCst) orders these stores before it.
+/// Publishes, in this image's control block, how many barriers and collectives of `team` it has
+/// entered (call after counting the one being entered, before signalling anyone). Peers read it
+/// only after seeing this image terminated, whose status store (SeqCst) orders these stores before
+/// it.
 pub fn publish(tp: &dyn Transport, team: &Team) {
     let a = tp
         .direct(tp.this_image(), Layout::published(team.level))

@@ -17,9 +17,8 @@
 //! yields through the [`YieldGate`] for up to `YIELD_FOR` (none once a yield proved slow), then
 //! naps; `passive` naps from the first poll and `active` spins without naps, yielding every
 //! `YIELD_EVERY` turns when the job's images outnumber the cores, as it does where waits can
-//! sleep. Checks for terminated images and for
-//! error termination read remote words only once a termination has been announced
-//! (`status::news`).
+//! sleep. Checks for terminated images and for error termination read remote words only once
+//! a termination has been announced (`status::news`).
 
 use super::long_wait::{History, Span, SHORT_POLLS};
 use super::pace::{Pace, Step, YIELD_EVERY};
@@ -434,12 +433,12 @@ impl Waiter {
         }
     }
 
-    /// The wait of a transport that cannot wake. Each turn: progress, read the bell, poll if
-    /// the poll is local, or the bell moved, or [`NAP`] passed since the last poll; then spin
-    /// or nap, at the `pace` the policy chose (`auto`: spins up to the configured count, then
-    /// yields through the [`YieldGate`] for up to `YIELD_FOR`; `passive`: naps at once;
-    /// `active`: spins for good, yielding every few turns when the job's images outnumber the
-    /// cores), which the bell and the owner-side calls served set. Posters change their word before they alert, so a
+    /// The wait of a transport that cannot wake. Each turn: progress, read the bell, poll if the
+    /// poll is local, or the bell moved, or [`NAP`] passed since the last poll; then spin or nap,
+    /// at the `pace` the policy chose (`auto`: spins up to the configured count, then yields
+    /// through the [`YieldGate`] for up to `YIELD_FOR`; `passive`: naps at once; `active`: spins
+    /// for good, yielding every few turns when the job's images outnumber the cores), which the
+    /// bell and the owner-side calls served set. Posters change their word before they alert, so a
     /// change a poll missed moves the bell after it was read. Progress comes first so that the
     /// loads see every remote update completed before; a poll that succeeds is followed by
     /// [`Transport::settle`].

@@ -48,9 +48,9 @@ impl Register {
 
 impl Runtime {
     /// Registers coarray memory. `token` is the existing token for `MemoryOnly`, else ignored.
-    /// `desc` is the address of the coarray's descriptor, whose base address END TEAM clears
-    /// when it deallocates the coarray (0 if none). Returns the token address and the local address of this
-    /// image's memory.
+    /// `desc` is the address of the coarray's descriptor, whose base address END TEAM clears when
+    /// it deallocates the coarray (0 if none). Returns the token address and the local address of
+    /// this image's memory.
     ///
     /// # Safety
     /// `token` is null or a token created by this runtime and not yet freed; `desc` is 0 or

@@ -116,10 +116,10 @@ pub(super) unsafe fn send(
     Some(t.size)
 }
 
-/// Runs getter `index` for image `image` of the current team into the result pointer at
-/// `dst` (no event attached anywhere), and ends the access (STAT=, statistics of `dst_size` bytes); `false` (nothing done)
-/// when the access needs the general path. Once the getter has run, nothing but the result
-/// pointer's check is left: the arguments the general path would need are dead across the
+/// Runs getter `index` for image `image` of the current team into the result pointer at `dst` (no
+/// event attached anywhere), and ends the access (STAT=, statistics of `dst_size` bytes); `false`
+/// (nothing done) when the access needs the general path. Once the getter has run, nothing but the
+/// result pointer's check is left: the arguments the general path would need are dead across the
 /// call, which keeps the entry point's frame small.
 ///
 /// # Safety

@@ -119,8 +119,8 @@ impl Fabric {
         }
     }
 
-    /// Moves the packed buffer at `buf` to or from the runs of `remote` at `offset` of
-    /// `image`'s segment (elements of `elem` bytes), `limit` runs per operation, then waits for all of them.
+    /// Moves the packed buffer at `buf` to or from the runs of `remote` at `offset` of `image`'s
+    /// segment (elements of `elem` bytes), `limit` runs per operation, then waits for all of them.
     fn batches(
         &self,
         write: bool,

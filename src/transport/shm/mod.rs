@@ -61,9 +61,9 @@ impl Shm {
     }
 
     /// Whether a copy of `n` contiguous bytes from `s` to `d` (resolved from `dst`) goes with
-    /// streaming stores ([`stream`]): large, into another image that last waited on a CPU
-    /// sharing no cache with this one, not overlapping its source, and not a rewrite of a place streamed to in this
-    /// image's current segment ([`stream::first_in_segment`]).
+    /// streaming stores ([`stream`]): large, into another image that last waited on a CPU sharing
+    /// no cache with this one, not overlapping its source, and not a rewrite of a place streamed to
+    /// in this image's current segment ([`stream::first_in_segment`]).
     fn streams(&self, dst: Place, d: usize, s: usize, n: usize) -> bool {
         n >= stream::STREAM_MIN
             && (d + n <= s || s + n <= d)
