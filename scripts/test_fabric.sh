@@ -20,6 +20,9 @@ export FERROCAF_HEAP_SIZE=64M FERROCAF_TRANSPORT=fabric
 # out): every image polls its endpoint, and 16 processes on this machine's 2 shared cores run
 # past the tests' timeouts (atomics.f90 on 16 images took 38 s in a debug build at load 60).
 export FERROCAF_TEST_MAX_IMAGES=${FERROCAF_TEST_MAX_IMAGES:-4}
+# The leak check also counts the shm provider's regions left in /dev/shm by ended processes
+# (tests/gfortran/check.rs).
+export FERROCAF_TEST_REGIONS=${FERROCAF_TEST_REGIONS:-1}
 cargo test --release --features fabric --lib
 # Whether puts into attached memory travel as counted puts exactly where the provider has
 # FI_RMA_EVENT (notify_counting checks the counts; this checks the path, in its statistics).

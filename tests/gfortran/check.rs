@@ -64,16 +64,20 @@ fn expected(e: Exit) -> String {
 }
 
 /// The names in /dev/shm a test may have left: those that contain `ferrocaf` (the shm
-/// transport's), and the regions of libfabric's shm provider (`fcaf-fi-<pid>-...`,
-/// `src/transport/fabric/shim.c`) whose process has ended. A region of a running process
-/// belongs to a job still going, this suite's or another's.
+/// transport's), and with FERROCAF_TEST_REGIONS=1 (scripts/test_fabric.sh sets it) the regions
+/// of libfabric's shm provider (`fcaf-fi-<pid>-...`, `src/transport/fabric/shim.c`) whose
+/// process has ended. A region of a running process belongs to a job still going, this
+/// suite's or another's. The regions are opt-in because a pass of the programs that end in
+/// error still leaves one now and then (docs/ARCHITECTURE.md, "Fabric transport"), which would
+/// make every suite that runs a few of them over shm (CI's accessor pass) fail at random.
 pub fn shm_names() -> BTreeSet<String> {
     let Ok(dir) = std::fs::read_dir("/dev/shm") else {
         return BTreeSet::new();
     };
+    let regions = std::env::var("FERROCAF_TEST_REGIONS").is_ok_and(|v| v == "1");
     dir.filter_map(|e| e.ok())
         .map(|e| e.file_name().to_string_lossy().into_owned())
-        .filter(|n| n.contains("ferrocaf") || orphan_region(n))
+        .filter(|n| n.contains("ferrocaf") || (regions && orphan_region(n)))
         .collect()
 }
 

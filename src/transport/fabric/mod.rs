@@ -206,6 +206,7 @@ impl Fabric {
         // SAFETY: `names` holds k names of `len` bytes (a counting endpoint's name has the
         // main endpoint's length: same provider), in image order.
         let rc = unsafe { ffi::ff_insert(ff, names.as_ptr().cast(), len, n, k) };
+        regions::know_peers(&names, len);
         if rc < 0 {
             return Err(format!("fi_av_insert failed: {}", ffi::strerror(rc)));
         }
