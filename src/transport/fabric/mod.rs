@@ -543,10 +543,9 @@ impl Transport for Fabric {
         });
     }
 
-    /// Unlinks this process's shm regions (`regions.rs`), then asks the launcher to end the
-    /// job.
+    /// Unlinks the job's shm regions (`regions.rs`), then asks the launcher to end the job.
     fn abort_job(&self, code: i32) {
-        regions::unlink();
+        regions::unlink_job();
         boot::abort(code);
     }
 

@@ -6,14 +6,14 @@
 //! (libgfortran's runtime errors, following another image's error termination) skips the close
 //! too; and an image killed by SIGKILL (the out-of-memory killer, a user) runs nothing at all.
 //! Each would leave its regions (16 MiB each, two per image with counted puts) in /dev/shm for
-//! good. So an image unlinks its own names before `PMIx_Abort` and at `exit` (an `atexit`
-//! handler), and with them the names of every peer whose process no longer exists ([`unlink`]);
-//! it does the same when the launcher ends it with SIGTERM or SIGINT, before the provider's own
-//! handler (which unlinks only the image's own regions) runs. A peer that mapped a region keeps
-//! it until it ends; only the name goes, and only once its process is gone or going. Unlinking
-//! every name once all images have started would be simpler, but only libfabric 1.x maps a
-//! peer's region when its address is inserted; 2.x opens it by name at the first contact, which
-//! may come at any time.
+//! good. So an image unlinks its own names, and those of every peer whose process no longer
+//! exists, at `exit` (an `atexit` handler) and when a signal ends it ([`SIGNALS`]: the
+//! launcher's SIGTERM, SIGPIPE, ...; before the provider's own handler, which unlinks only the
+//! image's own regions, on SIGTERM and SIGINT) ([`unlink`]); and before `PMIx_Abort`, which
+//! ends every image, it unlinks every name of the job ([`unlink_job`]). A peer that mapped a
+//! region keeps it until it ends; only the name goes. Unlinking every name once all images
+//! have started would be simpler, but only libfabric 1.x maps a peer's region when its address
+//! is inserted; 2.x opens it by name at the first contact, which may come at any time.
 
 use super::ffi::{self, Ff};
 use std::ffi::{c_int, CStr, CString};
@@ -29,11 +29,20 @@ static REGIONS: OnceLock<(u32, Vec<CString>)> = OnceLock::new();
 /// Every image's regions, each with the id of the process that made it (from its name).
 static PEERS: OnceLock<Vec<(u32, CString)>> = OnceLock::new();
 
-/// The actions of SIGTERM and SIGINT before [`on_signal`] was installed.
-static PREVIOUS: OnceLock<[libc::sigaction; 2]> = OnceLock::new();
+/// The actions of [`SIGNALS`] before [`on_signal`] was installed.
+static PREVIOUS: OnceLock<[libc::sigaction; SIGNALS.len()]> = OnceLock::new();
 
-/// The signals a launcher ends a job's processes with.
-const SIGNALS: [c_int; 2] = [libc::SIGTERM, libc::SIGINT];
+/// The signals whose default action ends the process and that a job's processes meet: a
+/// launcher ends them with SIGTERM (SIGINT, SIGHUP, SIGQUIT from a terminal), a write to
+/// output the launcher no longer reads raises SIGPIPE, `abort` SIGABRT.
+const SIGNALS: [c_int; 6] = [
+    libc::SIGTERM,
+    libc::SIGINT,
+    libc::SIGHUP,
+    libc::SIGQUIT,
+    libc::SIGPIPE,
+    libc::SIGABRT,
+];
 
 /// Records the regions of the endpoints `ff` opened and has them unlinked at `exit`.
 ///
@@ -56,7 +65,7 @@ pub(super) unsafe fn keep(ff: *const Ff) {
 }
 
 /// Records the job's endpoint names (`len` bytes each, as exchanged; only region names of
-/// `shim.c`'s form count) and installs the SIGTERM and SIGINT handler; nothing when this
+/// `shim.c`'s form count) and installs the handler of [`SIGNALS`]; nothing when this
 /// process has no regions (another provider).
 pub(super) fn know_peers(names: &[u8], len: usize) {
     if REGIONS.get().is_none() || len == 0 {
@@ -68,18 +77,28 @@ pub(super) fn know_peers(names: &[u8], len: usize) {
     {
         return;
     }
+    install();
+}
+
+/// Installs [`on_signal`] for every signal of [`SIGNALS`] that is not ignored (once).
+fn install() {
     PREVIOUS.get_or_init(|| {
         // SAFETY: sigaction structs are plain data; all-zero is a valid value to fill.
-        let mut prev: [libc::sigaction; 2] = unsafe { std::mem::zeroed() };
+        let mut prev: [libc::sigaction; SIGNALS.len()] = unsafe { std::mem::zeroed() };
         for (k, &sig) in SIGNALS.iter().enumerate() {
-            // SAFETY: installs a handler that only unlinks names and re-raises the signal under
-            // the action it replaced, which `prev` keeps.
+            // SAFETY: reads the current action; then, unless the signal is ignored (a process
+            // that goes on must keep its names), installs a handler that only unlinks names and
+            // re-raises the signal under the action it replaced, which `prev` keeps.
             unsafe {
+                libc::sigaction(sig, std::ptr::null(), &mut prev[k]);
+                if prev[k].sa_sigaction == libc::SIG_IGN {
+                    continue;
+                }
                 let mut act: libc::sigaction = std::mem::zeroed();
                 act.sa_sigaction = on_signal as extern "C" fn(c_int) as libc::sighandler_t;
                 act.sa_flags = libc::SA_RESTART | libc::SA_ONSTACK;
                 libc::sigemptyset(&mut act.sa_mask);
-                libc::sigaction(sig, &act, &mut prev[k]);
+                libc::sigaction(sig, &act, std::ptr::null_mut());
             }
         }
         prev
@@ -108,6 +127,25 @@ pub(super) fn unlink() {
     sweep(PEERS.get().map_or(&[], Vec::as_slice));
 }
 
+/// Removes every region name of the job from /dev/shm, the live images' too: for error
+/// termination, which ends every image (`PMIx_Abort`). The launcher follows SIGTERM with
+/// SIGKILL within about a millisecond (Open MPI 4.1, traced), often before a loaded image
+/// has run its handler, so the image that ends the job removes all names first; nothing in a
+/// forked child.
+pub(super) fn unlink_job() {
+    if REGIONS
+        .get()
+        .is_some_and(|(owner, _)| *owner == std::process::id())
+    {
+        unlink();
+        PEERS
+            .get()
+            .into_iter()
+            .flatten()
+            .for_each(|(_, n)| unlink_name(n));
+    }
+}
+
 /// Unlinks the regions in `peers` whose process no longer exists.
 fn sweep(peers: &[(u32, CString)]) {
     for (pid, name) in peers {
@@ -131,12 +169,12 @@ extern "C" fn unlink_at_exit() {
     unlink();
 }
 
-/// [`unlink`], as the SIGTERM and SIGINT handler; then the signal again, under the action this
-/// one replaced (the shm provider's, which unlinks this process's regions and re-raises it
-/// under the default action).
+/// [`unlink`], as the handler of [`SIGNALS`]; then the signal again, under the action this one
+/// replaced (the default, or for SIGTERM and SIGINT the shm provider's, which unlinks this
+/// process's regions and re-raises it under the default action).
 extern "C" fn on_signal(sig: c_int) {
     unlink();
-    let k = usize::from(sig == libc::SIGINT);
+    let k = SIGNALS.iter().position(|&s| s == sig).unwrap_or(0);
     if let Some(prev) = PREVIOUS.get() {
         // SAFETY: restores an action read from the kernel, then raises the signal, which is
         // delivered under it once this handler returns.
@@ -245,5 +283,26 @@ mod tests {
         assert!(!exists(&ended), "the ended process's region is left");
         assert!(exists(&live), "a live process's region was unlinked");
         unlink_name(&live);
+    }
+
+    /// The handler of `sig` now.
+    fn action(sig: c_int) -> libc::sighandler_t {
+        // SAFETY: sigaction structs are plain data; reading the action changes nothing.
+        unsafe {
+            let mut a: libc::sigaction = std::mem::zeroed();
+            libc::sigaction(sig, std::ptr::null(), &mut a);
+            a.sa_sigaction
+        }
+    }
+
+    #[test]
+    fn the_handler_leaves_ignored_signals_ignored() {
+        // The Rust runtime ignores SIGPIPE in this test process, as a launcher may.
+        assert_eq!(action(libc::SIGPIPE), libc::SIG_IGN);
+        install();
+        assert_eq!(action(libc::SIGPIPE), libc::SIG_IGN);
+        let ours = on_signal as extern "C" fn(c_int) as libc::sighandler_t;
+        assert_eq!(action(libc::SIGTERM), ours);
+        assert_eq!(action(libc::SIGHUP), ours);
     }
 }
