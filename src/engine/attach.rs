@@ -1,6 +1,7 @@
 //! Event attachment (the notified-access extension for Fortran): after `event_attach(ev, x)`,
 //! every put into the attached byte range of `x` on image j posts `ev` on image j, after the
-//! data is visible there (optionally gets too). Attachments are symmetric — every image
+//! data is visible there (optionally gets too); when `x` is a whole object, every put statement
+//! into it does, whatever bytes it writes (`covering`; `Runtime::after_bytes`). Attachments are symmetric — every image
 //! executes the same attach — so the sender's own table describes the target's attachments
 //! and a put needs no extra round trip to find out.
 
@@ -159,19 +160,19 @@ impl Attachments {
         }
     }
 
-    /// The event to post after a put that writes some byte of `[lo, hi)`, when exactly one
-    /// attachment overlaps those bytes and it covers all of them: whichever of them the put
-    /// writes, that event alone is hit. `None` otherwise, and when nothing is attached. Read
-    /// without a lock while at most `TABLE` attachments exist.
+    /// The event attached to all of bytes `[lo, hi)` (a whole coarray object, for the
+    /// statement rule of `Runtime::after_bytes`): the one attachment overlapping them that
+    /// `is_get` accesses notify, when it covers them all. `None` otherwise, and when nothing
+    /// is attached. Read without a lock while at most `TABLE` attachments exist.
     #[inline]
-    pub fn covering(&self, lo: usize, hi: usize) -> Option<usize> {
+    pub fn covering(&self, lo: usize, hi: usize, is_get: bool) -> Option<usize> {
         if !self.any() {
             return None;
         }
         // Attachments overlapping the bytes, and the last one's slot when it covers them all.
         let mut found = (0usize, None);
         self.fold(&mut found, |(n, slot), a| {
-            if a.notifies(lo, hi, false) {
+            if a.notifies(lo, hi, is_get) {
                 *n += 1;
                 *slot = (a.start <= lo && hi <= a.end).then_some(a.slot);
             }
@@ -319,24 +320,49 @@ mod tests {
     #[test]
     fn covering_only_one_event_over_all_the_bytes() {
         let t = Attachments::default();
-        assert_eq!(t.covering(100, 164), None);
+        assert_eq!(t.covering(100, 164, false), None);
         t.attach(at(96, 200, 8)).unwrap();
-        assert_eq!(t.covering(100, 164), Some(8));
-        assert_eq!(t.covering(96, 200), Some(8));
-        assert_eq!(t.covering(90, 164), None, "bytes before the attachment");
-        assert_eq!(t.covering(0, 50), None, "no attachment there");
+        assert_eq!(t.covering(100, 164, false), Some(8));
+        assert_eq!(t.covering(96, 200, false), Some(8));
+        assert_eq!(
+            t.covering(90, 164, false),
+            None,
+            "bytes before the attachment"
+        );
+        assert_eq!(t.covering(0, 50, false), None, "no attachment there");
         t.attach(at(200, 300, 16)).unwrap();
-        assert_eq!(t.covering(150, 250), None, "two events");
+        assert_eq!(t.covering(150, 250, false), None, "two events");
         t.detach(96, 200, 8).unwrap();
         t.attach(at(96, 150, 8)).unwrap();
-        assert_eq!(t.covering(100, 200), None, "one event, part of the bytes");
-        assert_eq!(t.covering(100, 150), Some(8));
+        assert_eq!(
+            t.covering(100, 200, false),
+            None,
+            "one event, part of the bytes"
+        );
+        assert_eq!(t.covering(100, 150, false), Some(8));
         for k in 0..TABLE {
             t.attach(at(1000 + 10 * k, 1010 + 10 * k, 24)).unwrap();
         }
-        assert_eq!(t.covering(100, 150), Some(8), "from the locked list");
-        assert_eq!(t.covering(1000, 1010), Some(24));
-        assert_eq!(t.covering(1000, 1020), None, "two attachments of one event");
+        assert_eq!(t.covering(100, 150, false), Some(8), "from the locked list");
+        assert_eq!(t.covering(1000, 1010, false), Some(24));
+        assert_eq!(
+            t.covering(1000, 1020, false),
+            None,
+            "two attachments of one event"
+        );
+        assert_eq!(
+            t.covering(100, 150, true),
+            None,
+            "gets do not notify a puts-only event"
+        );
+        t.detach(96, 150, 8).unwrap();
+        t.attach(Attachment {
+            on_get: true,
+            ..at(96, 150, 8)
+        })
+        .unwrap();
+        assert_eq!(t.covering(100, 150, true), Some(8), "gets notify this one");
+        assert_eq!(t.covering(100, 150, false), Some(8));
     }
 
     #[test]

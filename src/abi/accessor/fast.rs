@@ -1,8 +1,10 @@
 //! The common case of `_gfortran_caf_get_from_remote` and `_send_to_remote`, tried first: no
 //! descriptors and no team selector (a scalar, or an array element), a symmetric coarray, and
-//! no image terminated yet, no event attached anywhere, and every segment mapped at its owner's
-//! address ([`near`]). Everything the general path decides is then one load or one comparison,
-//! and the call is the accessor (plus, for a read, a range check of the pointer it returns).
+//! no image terminated yet, every segment mapped at its owner's address ([`near`]), and no event
+//! attached to part of the object (for a read: to any; one attached to the whole object is
+//! posted after a write, `Runtime::after_bytes`). Everything the general path decides is then
+//! one load or one comparison, and the call is the accessor (plus, for a read, a range check of
+//! the pointer it returns).
 
 use super::guard::{inside_any, outermost};
 use super::table::lookup;
@@ -10,6 +12,7 @@ use super::target::caller_token_in;
 use super::{Getter, Receiver};
 use crate::abi::near::placement;
 use crate::abi::CafToken;
+use crate::error::CafResult;
 use crate::runtime::registry::{HeapKind, Token};
 use crate::runtime::Runtime;
 use std::ffi::{c_int, c_void};
@@ -63,9 +66,10 @@ pub(super) unsafe fn done(rt: &Runtime, stat: *mut c_int, read: bool, bytes: usi
     }
 }
 
-/// Runs receiver `index` for image `image` of the current team from the value at `src`; the
-/// bytes of the destination coarray (for statistics), or `None` (nothing done) when the access
-/// needs the general path.
+/// Runs receiver `index` for image `image` of the current team from the value at `src`, then
+/// posts the event attached to the whole destination object if there is one; the bytes of the
+/// destination coarray (for statistics) or the post's error, or `None` (nothing done) when the
+/// access needs the general path.
 ///
 /// # Safety
 /// Arguments as gfortran passes them to `_gfortran_caf_send_to_remote`, without descriptors
@@ -82,10 +86,7 @@ pub(super) unsafe fn send(
     index: c_int,
     add_data: *mut c_void,
     add_data_size: usize,
-) -> Option<usize> {
-    if rt.attachments.any() {
-        return None;
-    }
+) -> Option<CafResult<usize>> {
     let f = lookup(index)?;
     let Target {
         image: j,
@@ -93,6 +94,14 @@ pub(super) unsafe fn send(
         token: t,
         caller,
     } = place(rt, token, image)?;
+    // Events attached to part of the object need the general path's probe.
+    let event = match rt.attachments.any() {
+        true => Some(
+            rt.attachments
+                .covering(t.offset, t.offset + t.size, false)?,
+        ),
+        false => None,
+    };
     let addr = lo + t.offset;
     // SAFETY: the table holds the functions gfortran registered; this index names a receiver.
     let f = unsafe { std::mem::transmute::<usize, Receiver>(f) };
@@ -113,7 +122,10 @@ pub(super) unsafe fn send(
             )
         }
     });
-    Some(t.size)
+    Some(match event {
+        Some(event) => rt.events().post(j, event).map(|()| t.size),
+        None => Ok(t.size),
+    })
 }
 
 /// Runs getter `index` for image `image` of the current team into the result pointer at `dst` (no
