@@ -3,7 +3,7 @@
 
 use super::registry::{RegKind, Token};
 use super::Runtime;
-use crate::engine::attach::Attachment;
+use crate::engine::attach::{Attachment, Cover};
 use crate::engine::event::{self, Strategy, EVENT_TAG};
 use crate::engine::stats::Counter;
 use crate::engine::status::check_alive;
@@ -87,7 +87,7 @@ impl Runtime {
         bytes: Option<(usize, usize)>,
         is_get: bool,
     ) -> CafResult<()> {
-        if let Some(slot) = self.attachments.covering(object.0, object.1, is_get) {
+        if let Cover::Whole(slot) = self.attachments.cover(object.0, object.1, is_get) {
             return self.events().post(image, slot);
         }
         let Some((lo, hi)) = bytes else {

@@ -12,7 +12,7 @@
 //! the first already saw every attachment written. Without attachments this is one load.
 
 use super::target::Target;
-use crate::engine::attach::Attachment;
+use crate::engine::attach::{Attachment, Cover};
 use crate::error::CafResult;
 use crate::runtime::Runtime;
 use std::cell::Cell;
@@ -31,15 +31,14 @@ pub(super) fn put(rt: &Runtime, target: &Target, run: &dyn Fn(usize)) -> CafResu
         return Ok(());
     };
     let (lo, hi) = t.span();
-    if let Some(slot) = rt.attachments.covering(lo, hi, false) {
-        run(target.addr);
-        return rt.events().post(target.image, slot);
-    }
-    let attached = rt.attachments.overlapping(lo, hi);
-    if attached.is_empty() {
-        run(target.addr);
-        return Ok(());
-    }
+    let attached = match rt.attachments.cover(lo, hi, false) {
+        Cover::Untouched => return Ok(run(target.addr)),
+        Cover::Whole(slot) => {
+            run(target.addr);
+            return rt.events().post(target.image, slot);
+        }
+        Cover::Part => rt.attachments.overlapping(lo, hi),
+    };
     let written = probe(target.addr, t.offset, t.size, &attached, run);
     run(target.addr);
     let mut posted: Vec<usize> = Vec::new();

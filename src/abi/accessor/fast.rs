@@ -1,10 +1,10 @@
 //! The common case of `_gfortran_caf_get_from_remote` and `_send_to_remote`, tried first: no
 //! descriptors and no team selector (a scalar, or an array element), a symmetric coarray, and
-//! no image terminated yet, every segment mapped at its owner's address ([`near`]), and no event
-//! attached to part of the object (for a read: to any; one attached to the whole object is
-//! posted after a write, `Runtime::after_bytes`). Everything the general path decides is then
-//! one load or one comparison, and the call is the accessor (plus, for a read, a range check of
-//! the pointer it returns).
+//! no image terminated yet, every segment mapped at its owner's address ([`near`]), and no
+//! event attached to part of the object (for a read, none that reads notify; one attached to
+//! the whole object is posted after a write, `Runtime::after_bytes`). Everything the general
+//! path decides is then one load or one comparison, and the call is the accessor (plus, for a
+//! read, a range check of the pointer it returns).
 
 use super::guard::{inside_any, outermost};
 use super::table::lookup;
@@ -12,6 +12,7 @@ use super::target::caller_token_in;
 use super::{Getter, Receiver};
 use crate::abi::near::placement;
 use crate::abi::CafToken;
+use crate::engine::attach::Cover;
 use crate::error::CafResult;
 use crate::runtime::registry::{HeapKind, Token};
 use crate::runtime::Runtime;
@@ -95,12 +96,10 @@ pub(super) unsafe fn send(
         caller,
     } = place(rt, token, image)?;
     // Events attached to part of the object need the general path's probe.
-    let event = match rt.attachments.any() {
-        true => Some(
-            rt.attachments
-                .covering(t.offset, t.offset + t.size, false)?,
-        ),
-        false => None,
+    let event = match rt.attachments.cover(t.offset, t.offset + t.size, false) {
+        Cover::Untouched => None,
+        Cover::Whole(slot) => Some(slot),
+        Cover::Part => return None,
     };
     let addr = lo + t.offset;
     // SAFETY: the table holds the functions gfortran registered; this index names a receiver.
@@ -128,11 +127,11 @@ pub(super) unsafe fn send(
     })
 }
 
-/// Runs getter `index` for image `image` of the current team into the result pointer at `dst` (no
-/// event attached anywhere), and ends the access (STAT=, statistics of `dst_size` bytes); `false`
-/// (nothing done) when the access needs the general path. Once the getter has run, nothing but the
-/// result pointer's check is left: the arguments the general path would need are dead across the
-/// call, which keeps the entry point's frame small.
+/// Runs getter `index` for image `image` of the current team into the result pointer at `dst`
+/// (no event that reads notify attached to the object), and ends the access (STAT=, statistics
+/// of `dst_size` bytes); `false` (nothing done) when the access needs the general path. Once
+/// the getter has run, nothing but the result pointer's check is left: the arguments the
+/// general path would need are dead across the call, which keeps the entry point's frame small.
 ///
 /// # Safety
 /// Arguments as gfortran passes them to `_gfortran_caf_get_from_remote`, without descriptors
@@ -157,9 +156,6 @@ pub(super) unsafe fn get(
     // SAFETY: the table's fast view is open once the fault guard is installed, which the first
     // accessor call does after starting the runtime.
     let rt = unsafe { crate::runtime::started() };
-    if rt.attachments.any() {
-        return false;
-    }
     let Some(Target {
         image: j,
         base: lo,
@@ -169,6 +165,10 @@ pub(super) unsafe fn get(
     else {
         return false;
     };
+    // A read that posts an event (puts-and-gets mode) takes the general path.
+    if rt.attachments.cover(t.offset, t.offset + t.size, true) != Cover::Untouched {
+        return false;
+    }
     let addr = lo + t.offset;
     // SAFETY: the table holds the functions gfortran registered; this index names a getter.
     let f = unsafe { std::mem::transmute::<usize, Getter>(f) };
