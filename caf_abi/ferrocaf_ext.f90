@@ -9,6 +9,10 @@
 !   req = notify_init(FERROCAF_ANY_SOURCE, tag, count)
 !   call notify_start(req); call notify_wait(req, source, tag_seen); call notify_free(req)
 !
+! When x is a whole coarray (or a whole derived-type coarray), every put statement into it posts
+! ev once, even one that writes no element (an empty section) or writes an allocatable
+! component's data; when only part of a coarray is attached, a put posts ev if it writes some
+! byte of that part.
 ! Event and attached arguments are passed as assumed-type dummies: gfortran 12 accepts an
 ! EVENT_TYPE actual argument only there. Every image must attach and detach alike.
 ! The module has interfaces and constants only: no object file to link.

@@ -59,6 +59,13 @@ program notify_attach
   tmp = g(:)[right]
   call check(all(tmp == right), 'get value')
   event wait (gev)
+  tmp(1) = g(3)[right]
+  call check(tmp(1) == right, 'scalar get value')
+  event wait (gev)
+  sync all
+  call event_query(gev, c)
+  call check(c == 0, 'each get notified once')
+  sync all
   call event_detach(gev, g)
 
   ! Misuse is reported through stat=.

@@ -112,7 +112,8 @@ pub unsafe extern "C" fn _gfortran_caf_get_by_ref(
         // SAFETY: forwarded from the caller.
         let d = unsafe { local(dst, dst_kind) };
         transfer(rt.tp, &d, &s, may_require_tmp)?;
-        rt.after_access(&s, true)
+        // SAFETY: forwarded from the caller.
+        rt.after_access(unsafe { super::token(token) }.span(), &s, true)
     });
     // SAFETY: forwarded from the caller.
     unsafe { finish(r, stat, std::ptr::null_mut(), 0, "coindexed component read") };
@@ -142,7 +143,8 @@ pub unsafe extern "C" fn _gfortran_caf_send_by_ref(
         // SAFETY: forwarded from the caller.
         let s = unsafe { local(src, src_kind) };
         transfer(rt.tp, &d, &s, may_require_tmp)?;
-        rt.after_access(&d, false)
+        // SAFETY: forwarded from the caller.
+        rt.after_access(unsafe { super::token(token) }.span(), &d, false)
     });
     // SAFETY: forwarded from the caller.
     unsafe {
@@ -189,8 +191,10 @@ pub unsafe extern "C" fn _gfortran_caf_sendget_by_ref(
     let r = unsafe { remote(rt, dst_token, dst_image, dst_refs, dst_type, dst_kind) }.and_then(
         |(d, _)| {
             transfer(rt.tp, &d, &s, may_require_tmp)?;
-            rt.after_access(&s, true)?;
-            rt.after_access(&d, false)
+            // SAFETY: forwarded from the caller.
+            let (from, to) = unsafe { (super::token(src_token), super::token(dst_token)) };
+            rt.after_access(from.span(), &s, true)?;
+            rt.after_access(to.span(), &d, false)
         },
     );
     // SAFETY: forwarded from the caller.

@@ -137,7 +137,8 @@ unsafe fn access(
         let (d, s) = if read { (&n, &f) } else { (&f, &n) };
         transfer(rt.tp, d, s, may_require_tmp)?;
         rt.stats.access(read, bytes(&f));
-        rt.after_access(&f, read)
+        // SAFETY: forwarded from the caller.
+        rt.after_access(unsafe { super::token(token) }.span(), &f, read)
     });
     let what = if read {
         "coindexed read"
@@ -270,8 +271,9 @@ pub unsafe extern "C" fn _gfortran_caf_sendget(
             transfer(rt.tp, &d, &s, may_require_tmp)?;
             rt.stats.access(true, bytes(&s));
             rt.stats.access(false, bytes(&d));
-            rt.after_access(&s, true)?;
-            rt.after_access(&d, false)
+            let (from, to) = (super::token(src_token), super::token(dst_token));
+            rt.after_access(from.span(), &s, true)?;
+            rt.after_access(to.span(), &d, false)
         })
     };
     // SAFETY: forwarded from the caller.

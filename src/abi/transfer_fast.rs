@@ -104,7 +104,7 @@ pub(super) unsafe fn access(
         }
         rt.stats.access(is_get, n as u64);
         if rt.attachments.any() {
-            return rt.after_bytes(img, at, n, is_get);
+            return rt.after_bytes(img, t.span(), Some((at, at + n)), is_get);
         }
         Ok(())
     };

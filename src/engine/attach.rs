@@ -1,8 +1,10 @@
 //! Event attachment (the notified-access extension for Fortran): after `event_attach(ev, x)`,
 //! every put into the attached byte range of `x` on image j posts `ev` on image j, after the
-//! data is visible there (optionally gets too). Attachments are symmetric — every image
-//! executes the same attach — so the sender's own table describes the target's attachments
-//! and a put needs no extra round trip to find out.
+//! data is visible there (optionally gets too); when `x` is a whole object, every put
+//! statement into it does, whatever bytes it writes ([`Attachments::cover`],
+//! `Runtime::after_bytes`). Attachments are symmetric — every image executes the same attach
+//! — so the sender's own table describes the target's attachments and a put needs no extra
+//! round trip to find out.
 
 use crate::error::{CafError, CafResult};
 use std::sync::atomic::{fence, AtomicBool, AtomicU64, AtomicUsize, Ordering};
@@ -36,6 +38,17 @@ impl Attachment {
     fn notifies(&self, lo: usize, hi: usize, is_get: bool) -> bool {
         self.start < hi && lo < self.end && (!is_get || self.on_get)
     }
+}
+
+/// How attachments meet an object ([`Attachments::cover`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cover {
+    /// None overlaps it.
+    Untouched,
+    /// One attachment covers all of it: the event at this slot.
+    Whole(usize),
+    /// Attachments overlap part of it, or several do.
+    Part,
 }
 
 /// Attachments every access can scan without a lock (more go through the locked list).
@@ -159,24 +172,27 @@ impl Attachments {
         }
     }
 
-    /// The event to post after a put that writes some byte of `[lo, hi)`, when exactly one
-    /// attachment overlaps those bytes and it covers all of them: whichever of them the put
-    /// writes, that event alone is hit. `None` otherwise, and when nothing is attached. Read
-    /// without a lock while at most `TABLE` attachments exist.
+    /// How the attachments that `is_get` accesses notify meet bytes `[lo, hi)` (a whole
+    /// coarray object, for the statement rule of `Runtime::after_bytes`). Read without a lock
+    /// while at most `TABLE` attachments exist.
     #[inline]
-    pub fn covering(&self, lo: usize, hi: usize) -> Option<usize> {
+    pub fn cover(&self, lo: usize, hi: usize, is_get: bool) -> Cover {
         if !self.any() {
-            return None;
+            return Cover::Untouched;
         }
         // Attachments overlapping the bytes, and the last one's slot when it covers them all.
         let mut found = (0usize, None);
         self.fold(&mut found, |(n, slot), a| {
-            if a.notifies(lo, hi, false) {
+            if a.notifies(lo, hi, is_get) {
                 *n += 1;
                 *slot = (a.start <= lo && hi <= a.end).then_some(a.slot);
             }
         });
-        found.1.filter(|_| found.0 == 1)
+        match found {
+            (0, _) => Cover::Untouched,
+            (1, Some(slot)) => Cover::Whole(slot),
+            _ => Cover::Part,
+        }
     }
 
     /// Fills `slots` with the events attached to bytes overlapping `[lo, hi)`.
@@ -317,26 +333,63 @@ mod tests {
     }
 
     #[test]
-    fn covering_only_one_event_over_all_the_bytes() {
+    fn cover_tells_one_event_over_all_the_bytes_from_parts() {
         let t = Attachments::default();
-        assert_eq!(t.covering(100, 164), None);
+        assert_eq!(t.cover(100, 164, false), Cover::Untouched);
         t.attach(at(96, 200, 8)).unwrap();
-        assert_eq!(t.covering(100, 164), Some(8));
-        assert_eq!(t.covering(96, 200), Some(8));
-        assert_eq!(t.covering(90, 164), None, "bytes before the attachment");
-        assert_eq!(t.covering(0, 50), None, "no attachment there");
+        assert_eq!(t.cover(100, 164, false), Cover::Whole(8));
+        assert_eq!(t.cover(96, 200, false), Cover::Whole(8));
+        assert_eq!(
+            t.cover(90, 164, false),
+            Cover::Part,
+            "bytes before the attachment"
+        );
+        assert_eq!(
+            t.cover(0, 50, false),
+            Cover::Untouched,
+            "no attachment there"
+        );
         t.attach(at(200, 300, 16)).unwrap();
-        assert_eq!(t.covering(150, 250), None, "two events");
+        assert_eq!(t.cover(150, 250, false), Cover::Part, "two events");
         t.detach(96, 200, 8).unwrap();
         t.attach(at(96, 150, 8)).unwrap();
-        assert_eq!(t.covering(100, 200), None, "one event, part of the bytes");
-        assert_eq!(t.covering(100, 150), Some(8));
+        assert_eq!(
+            t.cover(100, 200, false),
+            Cover::Part,
+            "one event, part of the bytes"
+        );
+        assert_eq!(t.cover(100, 150, false), Cover::Whole(8));
         for k in 0..TABLE {
             t.attach(at(1000 + 10 * k, 1010 + 10 * k, 24)).unwrap();
         }
-        assert_eq!(t.covering(100, 150), Some(8), "from the locked list");
-        assert_eq!(t.covering(1000, 1010), Some(24));
-        assert_eq!(t.covering(1000, 1020), None, "two attachments of one event");
+        assert_eq!(
+            t.cover(100, 150, false),
+            Cover::Whole(8),
+            "from the locked list"
+        );
+        assert_eq!(t.cover(1000, 1010, false), Cover::Whole(24));
+        assert_eq!(
+            t.cover(1000, 1020, false),
+            Cover::Part,
+            "two attachments of one event"
+        );
+        assert_eq!(
+            t.cover(100, 150, true),
+            Cover::Untouched,
+            "gets do not notify a puts-only event"
+        );
+        t.detach(96, 150, 8).unwrap();
+        t.attach(Attachment {
+            on_get: true,
+            ..at(96, 150, 8)
+        })
+        .unwrap();
+        assert_eq!(
+            t.cover(100, 150, true),
+            Cover::Whole(8),
+            "gets notify this one"
+        );
+        assert_eq!(t.cover(100, 150, false), Cover::Whole(8));
     }
 
     #[test]

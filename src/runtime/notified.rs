@@ -3,7 +3,7 @@
 
 use super::registry::{RegKind, Token};
 use super::Runtime;
-use crate::engine::attach::Attachment;
+use crate::engine::attach::{Attachment, Cover};
 use crate::engine::event::{self, Strategy, EVENT_TAG};
 use crate::engine::stats::Counter;
 use crate::engine::status::check_alive;
@@ -57,32 +57,44 @@ impl Runtime {
         })
     }
 
-    /// Posts the events attached to the bytes `side` covers (after the access completed).
-    pub fn after_access(&self, side: &Side, is_get: bool) -> CafResult<()> {
+    /// Posts the events of one access of coarray `object` (its registration's segment range,
+    /// the same on every image) through `side`, after the access completed (`after_bytes`).
+    pub fn after_access(&self, object: (usize, usize), side: &Side, is_get: bool) -> CafResult<()> {
         let Place::Remote { image, offset } = side.place else {
             return Ok(());
         };
-        if !self.attachments.any() || side.layout.count() == 0 {
+        if !self.attachments.any() {
             return Ok(());
         }
-        let (lo, hi) = side.layout.span(side.ty.size);
-        let first = (offset as isize + lo) as usize;
-        self.after_bytes(image, first, (hi - lo) as usize, is_get)
+        let bytes = (side.layout.count() > 0).then(|| {
+            let (lo, hi) = side.layout.span(side.ty.size);
+            let first = (offset as isize + lo) as usize;
+            (first, first + (hi - lo) as usize)
+        });
+        self.after_bytes(image, object, bytes, is_get)
     }
 
-    /// Posts the events attached to bytes `[offset, offset + n)` of `image`'s segment (after
-    /// an access of them completed).
+    /// Posts the events of one access statement on `image` (after it completed) of the coarray
+    /// object at segment range `object`, which moved the segment bytes `bytes` (`None`: it
+    /// moved none, or which ones only the accessor's code knows). An event attached to the
+    /// whole object is posted once, whatever the statement moved: nothing (an empty section),
+    /// or bytes outside the object (an allocatable component's data), so a consumer counts
+    /// statements. Otherwise the events attached to `bytes` are, each once.
     pub fn after_bytes(
         &self,
         image: usize,
-        offset: usize,
-        n: usize,
+        object: (usize, usize),
+        bytes: Option<(usize, usize)>,
         is_get: bool,
     ) -> CafResult<()> {
+        if let Cover::Whole(slot) = self.attachments.cover(object.0, object.1, is_get) {
+            return self.events().post(image, slot);
+        }
+        let Some((lo, hi)) = bytes else {
+            return Ok(());
+        };
         self.attachments
-            .each_hit(offset, offset + n, is_get, |slot| {
-                self.events().post(image, slot)
-            })
+            .each_hit(lo, hi, is_get, |slot| self.events().post(image, slot))
     }
 
     /// An attached put as one network transaction: `n` contiguous bytes from local address

@@ -53,6 +53,14 @@ pub struct Token {
     pub desc: usize,
 }
 
+impl Token {
+    /// The registration's segment bytes `[offset, offset + size)`: the object an access
+    /// statement names (`Runtime::after_bytes`).
+    pub fn span(&self) -> (usize, usize) {
+        (self.offset, self.offset + self.size)
+    }
+}
+
 /// Offset -> (token address, size) for every live symmetric registration, and the live
 /// component tokens.
 #[derive(Debug, Default)]

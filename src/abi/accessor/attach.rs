@@ -1,22 +1,18 @@
 //! event_attach for puts made by receivers. A receiver writes somewhere in the target's
-//! object, and only its code knows where. When events are attached to part of that object, the
-//! receiver first runs twice against shadow copies of the object whose attached bytes hold
-//! 0x00 in one and 0xFF in the other: a byte the receiver writes differs from the filler in at
-//! least one of them, whatever value it writes. The events whose bytes were written are posted
-//! after the real put, as for every other put (Fortran's notified-access extension,
-//! docs/ARCHITECTURE.md). Without attachments this is one load.
-//!
-//! Two shortcuts keep an attached put near the cost of a put and an EVENT POST. When one event
-//! is attached to the whole object and the receiver is known to write at least one byte of it
-//! (an array source with elements: the destination conforms to it), the shadows cannot tell
-//! anything new: the receiver runs once and the event is posted, with nothing allocated and no
-//! lock taken (`Attachments::covering`). Otherwise the shadows are reused buffers of this
-//! thread (a fresh megabyte per put cost a map, its page faults and an unmap), only the
-//! unattached bytes are copied into them, and the second run is skipped when the first
-//! already saw every attachment written.
+//! object, and only its code knows where. When one event is attached to the whole object, the
+//! put posts it whatever the receiver writes (the statement rule of `Runtime::after_bytes`):
+//! the receiver runs once, with no lock taken and nothing allocated, as a put and an EVENT
+//! POST. When events are attached to parts of it, the receiver first runs twice against shadow
+//! copies of the object whose attached bytes hold 0x00 in one and 0xFF in the other: a byte
+//! the receiver writes differs from the filler in at least one of them, whatever value it
+//! writes. The events whose bytes were written are posted after the real put, as for every
+//! other put (Fortran's notified-access extension, docs/ARCHITECTURE.md). The shadows are
+//! reused buffers of this thread (a fresh megabyte per put cost a map, its page faults and an
+//! unmap), only the unattached bytes are copied into them, and the second run is skipped when
+//! the first already saw every attachment written. Without attachments this is one load.
 
 use super::target::Target;
-use crate::engine::attach::Attachment;
+use crate::engine::attach::{Attachment, Cover};
 use crate::error::CafResult;
 use crate::runtime::Runtime;
 use std::cell::Cell;
@@ -28,27 +24,21 @@ thread_local! {
 }
 
 /// Runs `run(base)` (a receiver call) on the target's object and posts the events attached to
-/// the bytes it wrote. `writes`: the receiver writes at least one byte of the object.
-pub(super) fn put(
-    rt: &Runtime,
-    target: &Target,
-    writes: bool,
-    run: &dyn Fn(usize),
-) -> CafResult<()> {
+/// it: the one attached to the whole object, or those attached to the bytes the call wrote.
+pub(super) fn put(rt: &Runtime, target: &Target, run: &dyn Fn(usize)) -> CafResult<()> {
     let Some(t) = target.token.filter(|_| rt.attachments.any()) else {
         run(target.addr);
         return Ok(());
     };
-    let (lo, hi) = (t.offset, t.offset + t.size);
-    if let Some(slot) = writes.then(|| rt.attachments.covering(lo, hi)).flatten() {
-        run(target.addr);
-        return rt.events().post(target.image, slot);
-    }
-    let attached = rt.attachments.overlapping(lo, hi);
-    if attached.is_empty() {
-        run(target.addr);
-        return Ok(());
-    }
+    let (lo, hi) = t.span();
+    let attached = match rt.attachments.cover(lo, hi, false) {
+        Cover::Untouched => return Ok(run(target.addr)),
+        Cover::Whole(slot) => {
+            run(target.addr);
+            return rt.events().post(target.image, slot);
+        }
+        Cover::Part => rt.attachments.overlapping(lo, hi),
+    };
     let written = probe(target.addr, t.offset, t.size, &attached, run);
     run(target.addr);
     let mut posted: Vec<usize> = Vec::new();

@@ -1,8 +1,10 @@
 //! The common case of `_gfortran_caf_get_from_remote` and `_send_to_remote`, tried first: no
 //! descriptors and no team selector (a scalar, or an array element), a symmetric coarray, and
-//! no image terminated yet, no event attached anywhere, and every segment mapped at its owner's
-//! address ([`near`]). Everything the general path decides is then one load or one comparison,
-//! and the call is the accessor (plus, for a read, a range check of the pointer it returns).
+//! no image terminated yet, every segment mapped at its owner's address ([`near`]), and no
+//! event attached to part of the object (for a read, none that reads notify; one attached to
+//! the whole object is posted after a write, `Runtime::after_bytes`). Everything the general
+//! path decides is then one load or one comparison, and the call is the accessor (plus, for a
+//! read, a range check of the pointer it returns).
 
 use super::guard::{inside_any, outermost};
 use super::table::lookup;
@@ -10,6 +12,8 @@ use super::target::caller_token_in;
 use super::{Getter, Receiver};
 use crate::abi::near::placement;
 use crate::abi::CafToken;
+use crate::engine::attach::Cover;
+use crate::error::CafResult;
 use crate::runtime::registry::{HeapKind, Token};
 use crate::runtime::Runtime;
 use std::ffi::{c_int, c_void};
@@ -63,9 +67,10 @@ pub(super) unsafe fn done(rt: &Runtime, stat: *mut c_int, read: bool, bytes: usi
     }
 }
 
-/// Runs receiver `index` for image `image` of the current team from the value at `src`; the
-/// bytes of the destination coarray (for statistics), or `None` (nothing done) when the access
-/// needs the general path.
+/// Runs receiver `index` for image `image` of the current team from the value at `src`, then
+/// posts the event attached to the whole destination object if there is one; the bytes of the
+/// destination coarray (for statistics) or the post's error, or `None` (nothing done) when the
+/// access needs the general path.
 ///
 /// # Safety
 /// Arguments as gfortran passes them to `_gfortran_caf_send_to_remote`, without descriptors
@@ -82,10 +87,7 @@ pub(super) unsafe fn send(
     index: c_int,
     add_data: *mut c_void,
     add_data_size: usize,
-) -> Option<usize> {
-    if rt.attachments.any() {
-        return None;
-    }
+) -> Option<CafResult<usize>> {
     let f = lookup(index)?;
     let Target {
         image: j,
@@ -93,6 +95,12 @@ pub(super) unsafe fn send(
         token: t,
         caller,
     } = place(rt, token, image)?;
+    // Events attached to part of the object need the general path's probe.
+    let event = match rt.attachments.cover(t.offset, t.offset + t.size, false) {
+        Cover::Untouched => None,
+        Cover::Whole(slot) => Some(slot),
+        Cover::Part => return None,
+    };
     let addr = lo + t.offset;
     // SAFETY: the table holds the functions gfortran registered; this index names a receiver.
     let f = unsafe { std::mem::transmute::<usize, Receiver>(f) };
@@ -113,14 +121,17 @@ pub(super) unsafe fn send(
             )
         }
     });
-    Some(t.size)
+    Some(match event {
+        Some(event) => rt.events().post(j, event).map(|()| t.size),
+        None => Ok(t.size),
+    })
 }
 
-/// Runs getter `index` for image `image` of the current team into the result pointer at `dst` (no
-/// event attached anywhere), and ends the access (STAT=, statistics of `dst_size` bytes); `false`
-/// (nothing done) when the access needs the general path. Once the getter has run, nothing but the
-/// result pointer's check is left: the arguments the general path would need are dead across the
-/// call, which keeps the entry point's frame small.
+/// Runs getter `index` for image `image` of the current team into the result pointer at `dst`
+/// (no event that reads notify attached to the object), and ends the access (STAT=, statistics
+/// of `dst_size` bytes); `false` (nothing done) when the access needs the general path. Once
+/// the getter has run, nothing but the result pointer's check is left: the arguments the
+/// general path would need are dead across the call, which keeps the entry point's frame small.
 ///
 /// # Safety
 /// Arguments as gfortran passes them to `_gfortran_caf_get_from_remote`, without descriptors
@@ -145,9 +156,6 @@ pub(super) unsafe fn get(
     // SAFETY: the table's fast view is open once the fault guard is installed, which the first
     // accessor call does after starting the runtime.
     let rt = unsafe { crate::runtime::started() };
-    if rt.attachments.any() {
-        return false;
-    }
     let Some(Target {
         image: j,
         base: lo,
@@ -157,6 +165,10 @@ pub(super) unsafe fn get(
     else {
         return false;
     };
+    // A read that posts an event (puts-and-gets mode) takes the general path.
+    if rt.attachments.cover(t.offset, t.offset + t.size, true) != Cover::Untouched {
+        return false;
+    }
     let addr = lo + t.offset;
     // SAFETY: the table holds the functions gfortran registered; this index names a getter.
     let f = unsafe { std::mem::transmute::<usize, Getter>(f) };

@@ -200,10 +200,12 @@ pub(super) fn stray(image: usize, p: usize) -> CafError {
 }
 
 /// Posts the events attached in puts-and-gets mode to the object a getter read from (all of
-/// them: which bytes a getter reads is known only to its code).
+/// them, each once: which bytes a getter reads is known only to its code).
 pub(super) fn got(rt: &Runtime, target: &super::target::Target) -> CafResult<()> {
     match target.token {
-        Some(t) if rt.attachments.any() => rt.after_bytes(target.image, t.offset, t.size, true),
+        Some(t) if rt.attachments.any() => {
+            rt.after_bytes(target.image, t.span(), Some(t.span()), true)
+        }
         _ => Ok(()),
     }
 }

@@ -14,9 +14,12 @@ use crate::error::CafResult;
 use crate::runtime::{self, Runtime};
 use std::ffi::{c_int, c_void};
 use std::mem::size_of;
+use std::ptr::null_mut;
 
 /// Bytes of a descriptor header (before its dimensions).
 const HEADER: usize = 40;
+/// What a failed `_gfortran_caf_send_to_remote` says it was doing.
+const WHAT: &str = "coindexed write";
 
 /// The lowest and one-past-highest byte addresses of the elements `d` describes (`None` when
 /// empty).
@@ -92,7 +95,7 @@ pub(super) fn packed(d: &GfcDescriptor) -> (Vec<u8>, Box<GfcDescriptor>) {
 
 /// Calls receiver `f` for `origin` on the object at `target` (through `dst_desc` when not null,
 /// its base address swapped for the object's during the call) and posts the events attached to
-/// what it wrote (`writes`: the receiver is known to write some byte of the object).
+/// the object or to what it wrote (`attach::put`).
 ///
 /// # Safety
 /// `f` is a receiver; `target` holds the object it expects; the other pointers as gfortran
@@ -107,7 +110,6 @@ pub(super) unsafe fn receive(
     src: *const c_void,
     dst_charlen: *const usize,
     src_charlen: *const usize,
-    writes: bool,
 ) -> CafResult<()> {
     let write = |dst: *mut c_void| {
         // SAFETY: the receiver's own convention; every pointer is live for the call; `dst` is
@@ -127,7 +129,7 @@ pub(super) unsafe fn receive(
     };
     // SAFETY: `dst_desc` is null or valid (caller's guarantee).
     let run = |base: usize| unsafe { call_at(target.image, dst_desc, base, write) };
-    put(rt, target, writes, &run)
+    put(rt, target, &run)
 }
 
 /// Runs receiver `index` into image `image`'s object of `token` (relative to TEAM= or
@@ -182,9 +184,6 @@ pub(super) unsafe fn send(
         rt.stats.access(false, size as u64);
         return Ok(());
     }
-    // An array source with elements: the destination conforms, so the receiver writes.
-    // SAFETY: a valid descriptor when not null (caller's guarantee).
-    let writes = !src_desc.is_null() && unsafe { (*src_desc).count() } > 0;
     let mut staged = None;
     let src: *const c_void = if src_desc.is_null() {
         src
@@ -212,7 +211,6 @@ pub(super) unsafe fn send(
             src,
             dst_charlen,
             src_charlen,
-            writes,
         )
     }?;
     drop(staged);
@@ -262,9 +260,15 @@ pub unsafe extern "C" fn _gfortran_caf_send_to_remote(
             )
         })
         .flatten();
-    if let Some(bytes) = done {
-        // SAFETY: stat as gfortran passes it.
-        unsafe { super::fast::done(rt, stat, false, bytes) };
+    if let Some(r) = done {
+        match r {
+            // SAFETY: stat as gfortran passes it.
+            Ok(bytes) => unsafe { super::fast::done(rt, stat, false, bytes) },
+            // SAFETY: as above.
+            Err(e) => unsafe {
+                finish(Err::<(), _>(e), stat, null_mut(), 0, WHAT);
+            },
+        }
         return;
     }
     // SAFETY: forwarded from the caller.
@@ -287,5 +291,5 @@ pub unsafe extern "C" fn _gfortran_caf_send_to_remote(
         )
     };
     // SAFETY: stat as gfortran passes it.
-    unsafe { finish(r, stat, std::ptr::null_mut(), 0, "coindexed write") };
+    unsafe { finish(r, stat, null_mut(), 0, WHAT) };
 }

@@ -110,14 +110,8 @@ unsafe fn run(rt: &Runtime, source: usize, q: &Request) -> CafResult<Vec<u8>> {
             } else {
                 &mut *dst_desc as *mut crate::abi::descriptor::GfcDescriptor
             };
-            // An array source with elements: the destination conforms, so the receiver writes.
-            let writes = !q.other_desc.is_empty() && src_desc.count() > 0;
             // SAFETY: forwarded from the caller; the object is at `target.addr` here.
-            unsafe {
-                receive(
-                    rt, f, &target, &origin, dst_desc, src, dst_len, src_len, writes,
-                )
-            }?;
+            unsafe { receive(rt, f, &target, &origin, dst_desc, src, dst_len, src_len) }?;
             Ok(Vec::new())
         }
         Kind::Present => {

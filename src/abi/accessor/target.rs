@@ -22,6 +22,13 @@ pub(super) struct Object {
     pub desc: usize,
 }
 
+impl Object {
+    /// Its segment bytes `[offset, offset + size)` (`Runtime::after_bytes`).
+    pub fn span(&self) -> (usize, usize) {
+        (self.offset, self.offset + self.size)
+    }
+}
+
 /// The object an accessor works on.
 pub(super) struct Target {
     /// 0-based initial-team index of the image (this image for the add_data token).
