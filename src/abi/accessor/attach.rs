@@ -32,13 +32,17 @@ pub(super) fn put(rt: &Runtime, target: &Target, run: &dyn Fn(usize)) -> CafResu
     };
     let (lo, hi) = t.span();
     let attached = match rt.attachments.cover(lo, hi, false) {
-        Cover::Untouched => return Ok(run(target.addr)),
+        Cover::Untouched => Vec::new(),
         Cover::Whole(slot) => {
             run(target.addr);
             return rt.events().post(target.image, slot);
         }
         Cover::Part => rt.attachments.overlapping(lo, hi),
     };
+    if attached.is_empty() {
+        run(target.addr);
+        return Ok(());
+    }
     let written = probe(target.addr, t.offset, t.size, &attached, run);
     run(target.addr);
     let mut posted: Vec<usize> = Vec::new();
