@@ -80,7 +80,10 @@ class Bench:
     kind "app": an examples_caf/ program, run with `args` only (its iteration count);
     kind "micro": a bench/micro/ program, run with the time factor, then `args`.
     ext: uses ferrocaf_ext (ferrocaf only). env: extra environment of the ferrocaf runs, which
-    makes the benchmark a ferrocaf-only variant; its results are labelled with the variables."""
+    makes the benchmark a ferrocaf-only variant; its results are labelled with the variables.
+    twins: (result, twin) pairs: the twin is a result the same run prints for the same operation
+    done another way (its repetitions taking turns with the result's), which the report compares
+    with the result run by run (report.py, `twin_text`); twins have no rows of their own."""
 
     name: str
     result: object  # str or tuple of str
@@ -94,6 +97,7 @@ class Bench:
     args: tuple = ()
     ext: bool = False
     env: tuple = ()
+    twins: tuple = ()
 
     @property
     def stem(self):
@@ -103,6 +107,15 @@ class Bench:
     def results(self):
         """The RESULT names this run prints (as printed)."""
         return (self.result,) if isinstance(self.result, str) else tuple(self.result)
+
+    @property
+    def printed(self):
+        """Every RESULT name a run is expected to print: the results, then their twins."""
+        return self.results + tuple(t for _, t in self.twins)
+
+    def twin_for(self, result):
+        """The twin of `result` (printed by the same run), or ""."""
+        return dict(self.twins).get(result, "")
 
     def label(self, result):
         """The name of a result in the report (the variant's environment appended)."""
@@ -138,7 +151,8 @@ BENCHMARKS = [
                 ("event_pingpong_256KiB", "raw_pingpong_256KiB")), raw_prog="pingpong"),
     Bench("attach_pingpong", tuple(f"attach_pingpong_{s}" for s in SWEEP), images=(2,), ext=True,
           raws=(("attach_pingpong_8B", "raw_pingpong_8B"),
-                ("attach_pingpong_256KiB", "raw_pingpong_256KiB")), raw_prog="pingpong"),
+                ("attach_pingpong_256KiB", "raw_pingpong_256KiB")), raw_prog="pingpong",
+          twins=tuple((f"attach_pingpong_{s}", f"attach_post_{s}") for s in SWEEP)),
     Bench("notify_cost", ("notify_cost_put_post", "notify_cost_attached"), images=(1,),
           ext=True),
     *[Bench(f"event_pingpong_{e}", "event_pingpong_8B", images=(2,), prog="event_pingpong",
@@ -463,7 +477,7 @@ def run_plan(benches, exes, raw_exes, runtimes, wanted_images, repeat, load, loa
                 for lo in loads:
                     for rt in rotated(rts, rnd):
                         plan.append((b.name, rt, n, exes[(b.stem, rt)],
-                                     [(r, n) for r in b.results], b, lo, rnd))
+                                     [(r, n) for r in b.printed], b, lo, rnd))
     return plan
 
 

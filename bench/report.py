@@ -16,6 +16,7 @@ not the code two gfortran versions generate for the same statement. `vs raw` alw
 
 import math
 import os
+import statistics
 
 from modes import FAST_MODE_MIN, SPREAD
 
@@ -73,6 +74,8 @@ def table_row(m, b, result, n, pairs, load):
             raw = f"{raw_name} {rt_.split(' [')[0]}; ferrocaf {rel:.1f}x"
         else:
             raw = rt_
+    twin = twin_text(m, b, result, n)
+    raw = twin if raw == "—" and twin else "; ".join(t for t in (raw, twin) if t)
     row = {"name": name, "images": n, "cells": {rt: v[1] for rt, v in vals.items()},
            "pairs": dict(pairs),
            "speedups": {p: speedup(unit, vals[f][0], vals[p][0]) for p, f in pairs.items()},
@@ -90,6 +93,30 @@ def table_row(m, b, result, n, pairs, load):
         row["loaded_won"] = {p: rounds_won(m, name, n, unit, f + LOADED, p + LOADED)
                              for p, f in pairs.items()}
     return row
+
+
+def twin_text(m, b, result, n):
+    """The `vs raw` column's comparison of `result` with its twin (compare.py's `Bench.twins`)
+    in the FERRO column's idle runs at `n` images: the twin's cell, then the median over the
+    runs that printed both of the result's time over the twin's (bandwidths: the twin's
+    bandwidth over the result's; < 1: the result better) and in how many of them the result
+    was the better; "" when `result` has no twin."""
+    twin = b.twin_for(result)
+    if not twin:
+        return ""
+    name, tname = b.label(result), b.label(twin)
+    unit = m.units.get(name, "us")
+    mine, its = m.by_round(name, n, FERRO), m.by_round(tname, n, FERRO)
+    both = sorted(set(mine) & set(its))
+    cell = m.cell(tname, n, FERRO)[1].split(" [")[0]
+    if not both:
+        return f"same runs: {tname} {cell}"
+    ratios = [1.0 / x for x in (speedup(unit, mine[k], its[k]) for k in both) if x]
+    if not ratios:
+        return f"same runs: {tname} {cell}"
+    won = sum(r < 1 for r in ratios)
+    return (f"same runs: {tname} {cell}, {name} {statistics.median(ratios):.2f}x of it "
+            f"(faster in {won}/{len(both)})")
 
 
 def op_time(unit, v):
@@ -323,7 +350,12 @@ def write_markdown(path, meta, rows, raw_text, pairs, load):
         "all runs, whatever the cells' medians are of). " + pairing_text(pairs, compilers)
         + f" `vs raw`: the raw C reference (see below) and the {column_label(FERRO, compilers)} "
         "column's cost relative to it (ferrocaf time / raw time; for bandwidths raw bandwidth / "
-        "ferrocaf bandwidth), so 1.0x would be the hardware limit.",
+        "ferrocaf bandwidth), so 1.0x would be the hardware limit. A row with a twin (a result "
+        "its program prints beside it for the same operation done another way, their "
+        "repetitions taking turns in one run: the attached ping-pong's put + EVENT POST, "
+        "`attach_post_<size>`) also shows the twin's median in that column and, over the runs "
+        "that printed both, the median of the row's time over the twin's (< 1: the row faster) "
+        "and in how many runs the row's was the faster.",
         "",
         "| benchmark | images | " + " | ".join(column_label(rt, compilers) for rt in cols) + " | "
         + " | ".join(f"vs {p} (ferrocaf {compilers[f]})" if compilers.get(f) else f"vs {p}"

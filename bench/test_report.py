@@ -626,5 +626,31 @@ class Settling(unittest.TestCase):
         self.assertNotIn("loaded runs added in all", old_md)
 
 
+class Twins(unittest.TestCase):
+    TWIN = Bench("attach_pingpong", ("attach_pingpong_8B",), images=(2,), ext=True,
+                 twins=(("attach_pingpong_8B", "attach_post_8B"),))
+
+    def test_a_twin_is_expected_of_every_run_and_has_no_row(self):
+        plan = run_plan([self.TWIN], {("attach_pingpong", FERRO): Path("ap")}, {}, (FERRO,),
+                        [2], 2, 0, 0)
+        self.assertEqual([e[4] for e in plan],
+                         [[("attach_pingpong_8B", 2), ("attach_post_8B", 2)]] * 2)
+
+    def test_the_row_compares_its_runs_with_the_twins_of_the_same_runs(self):
+        m = Measurements()
+        expect = [("attach_pingpong_8B", 2), ("attach_post_8B", 2)]
+        # Runs 0 and 2: the attached put faster; run 1 slower; run 3 failed (left out).
+        for rnd, (a, p) in enumerate(((0.30, 0.40), (0.50, 0.40), (0.20, 0.25))):
+            m.add(FERRO, {expect[0]: (a, "us"), expect[1]: (p, "us")}, None, expect, rnd)
+        m.add(FERRO, {}, "TIMEOUT 40s", expect, 3)
+        row = table_row(m, self.TWIN, "attach_pingpong_8B", 2, ONE, False)
+        # Ratios 0.75, 1.25 and 0.8: median 0.8, faster in 2 of 3.
+        self.assertEqual(row["raw"], "same runs: attach_post_8B 0.400 us, attach_pingpong_8B "
+                                     "0.80x of it (faster in 2/3)")
+        plain = table_row(m, Bench("attach_pingpong", ("attach_pingpong_8B",), images=(2,)),
+                          "attach_pingpong_8B", 2, ONE, False)
+        self.assertEqual(plain["raw"], "—")
+
+
 if __name__ == "__main__":
     unittest.main()
