@@ -1,19 +1,19 @@
 //! The common case of `_gfortran_caf_get_from_remote` and `_send_to_remote`, tried first: no
-//! descriptors and no team selector (a scalar, or an array element), a symmetric coarray, and
-//! no image terminated yet, every segment mapped at its owner's address ([`near`]), and no
-//! event attached to part of the object (for a read, none that reads notify; one attached to
-//! the whole object is posted after a write, `Runtime::after_bytes`). Everything the general
-//! path decides is then one load or one comparison, and the call is the accessor (plus, for a
-//! read, a range check of the pointer it returns).
+//! descriptors and no team selector (a scalar, or an array element), a symmetric coarray, no
+//! image terminated yet, every segment mapped at its owner's address ([`near`]), and no event
+//! attached anywhere — but for a write, events may be attached to other objects, or one to the
+//! whole object, which is posted after it (`Runtime::after_bytes`). Everything the general path
+//! decides is then one load or one comparison, and the call is the accessor (plus, for a read,
+//! a range check of the pointer it returns).
 
 use super::guard::{inside_any, outermost};
 use super::table::lookup;
 use super::target::caller_token_in;
 use super::{Getter, Receiver};
+use crate::abi::errors::finish;
 use crate::abi::near::placement;
 use crate::abi::CafToken;
 use crate::engine::attach::Cover;
-use crate::error::CafResult;
 use crate::runtime::registry::{HeapKind, Token};
 use crate::runtime::Runtime;
 use std::ffi::{c_int, c_void};
@@ -67,9 +67,9 @@ pub(super) unsafe fn done(rt: &Runtime, stat: *mut c_int, read: bool, bytes: usi
     }
 }
 
-/// Runs receiver `index` for image `image` of the current team from the value at `src`, then
-/// posts the event attached to the whole destination object if there is one; the bytes of the
-/// destination coarray (for statistics) or the post's error, or `None` (nothing done) when the
+/// Runs receiver `index` for image `image` of the current team from the value at `src`, posts
+/// the event attached to the whole destination object if there is one, and ends the access
+/// (STAT=, statistics of the destination coarray's bytes); `false` (nothing done) when the
 /// access needs the general path.
 ///
 /// # Safety
@@ -87,19 +87,26 @@ pub(super) unsafe fn send(
     index: c_int,
     add_data: *mut c_void,
     add_data_size: usize,
-) -> Option<CafResult<usize>> {
-    let f = lookup(index)?;
-    let Target {
+    stat: *mut c_int,
+) -> bool {
+    let Some(f) = lookup(index) else {
+        return false;
+    };
+    let Some(Target {
         image: j,
         base: lo,
         token: t,
         caller,
-    } = place(rt, token, image)?;
-    // Events attached to part of the object need the general path's probe.
-    let event = match rt.attachments.cover(t.offset, t.offset + t.size, false) {
-        Cover::Untouched => None,
-        Cover::Whole(slot) => Some(slot),
-        Cover::Part => return None,
+    }) = place(rt, token, image)
+    else {
+        return false;
+    };
+    let event = match rt.attachments.any() {
+        true => match whole(rt, t) {
+            Some(event) => event,
+            None => return false,
+        },
+        false => None,
     };
     let addr = lo + t.offset;
     // SAFETY: the table holds the functions gfortran registered; this index names a receiver.
@@ -121,17 +128,58 @@ pub(super) unsafe fn send(
             )
         }
     });
-    Some(match event {
-        Some(event) => rt.events().post(j, event).map(|()| t.size),
-        None => Ok(t.size),
-    })
+    match event {
+        // SAFETY: stat as gfortran passes it.
+        None => unsafe { done(rt, stat, false, t.size) },
+        // SAFETY: as above.
+        Some(event) => unsafe { posted(rt, j, event, stat, t.size) },
+    }
+    true
 }
 
-/// Runs getter `index` for image `image` of the current team into the result pointer at `dst`
-/// (no event that reads notify attached to the object), and ends the access (STAT=, statistics
-/// of `dst_size` bytes); `false` (nothing done) when the access needs the general path. Once
-/// the getter has run, nothing but the result pointer's check is left: the arguments the
-/// general path would need are dead across the call, which keeps the entry point's frame small.
+/// Posts `event` on image `j` after a write of a coarray of `bytes` bytes, and ends the access
+/// (STAT=: the post's error, if any).
+///
+/// # Safety
+/// `stat` is null or writable.
+#[cold]
+#[inline(never)]
+unsafe fn posted(rt: &Runtime, j: usize, event: usize, stat: *mut c_int, bytes: usize) {
+    match rt.events().post(j, event) {
+        // SAFETY: guaranteed by the caller.
+        Ok(()) => unsafe { done(rt, stat, false, bytes) },
+        // SAFETY: as above.
+        Err(e) => unsafe {
+            finish(
+                Err::<(), _>(e),
+                stat,
+                std::ptr::null_mut(),
+                0,
+                "coindexed write",
+            );
+        },
+    }
+}
+
+/// With events attached somewhere: `Some` of the event attached to all of `t`'s object, to post
+/// after a write into it (`Runtime::after_bytes`), or of `None` when nothing is attached to it;
+/// `None` when events are attached to part of it (the general path's probe finds which).
+/// Out of line: a write with nothing attached anywhere pays one load for all of this.
+#[cold]
+#[inline(never)]
+fn whole(rt: &Runtime, t: &Token) -> Option<Option<usize>> {
+    match rt.attachments.cover(t.offset, t.offset + t.size, false) {
+        Cover::Untouched => Some(None),
+        Cover::Whole(slot) => Some(Some(slot)),
+        Cover::Part => None,
+    }
+}
+
+/// Runs getter `index` for image `image` of the current team into the result pointer at `dst` (no
+/// event attached anywhere), and ends the access (STAT=, statistics of `dst_size` bytes); `false`
+/// (nothing done) when the access needs the general path. Once the getter has run, nothing but the
+/// result pointer's check is left: the arguments the general path would need are dead across the
+/// call, which keeps the entry point's frame small.
 ///
 /// # Safety
 /// Arguments as gfortran passes them to `_gfortran_caf_get_from_remote`, without descriptors
@@ -156,6 +204,9 @@ pub(super) unsafe fn get(
     // SAFETY: the table's fast view is open once the fault guard is installed, which the first
     // accessor call does after starting the runtime.
     let rt = unsafe { crate::runtime::started() };
+    if rt.attachments.any() {
+        return false;
+    }
     let Some(Target {
         image: j,
         base: lo,
@@ -165,10 +216,6 @@ pub(super) unsafe fn get(
     else {
         return false;
     };
-    // A read that posts an event (puts-and-gets mode) takes the general path.
-    if rt.attachments.cover(t.offset, t.offset + t.size, true) != Cover::Untouched {
-        return false;
-    }
     let addr = lo + t.offset;
     // SAFETY: the table holds the functions gfortran registered; this index names a getter.
     let f = unsafe { std::mem::transmute::<usize, Getter>(f) };

@@ -14,12 +14,9 @@ use crate::error::CafResult;
 use crate::runtime::{self, Runtime};
 use std::ffi::{c_int, c_void};
 use std::mem::size_of;
-use std::ptr::null_mut;
 
 /// Bytes of a descriptor header (before its dimensions).
 const HEADER: usize = 40;
-/// What a failed `_gfortran_caf_send_to_remote` says it was doing.
-const WHAT: &str = "coindexed write";
 
 /// The lowest and one-past-highest byte addresses of the elements `d` describes (`None` when
 /// empty).
@@ -244,9 +241,9 @@ pub unsafe extern "C" fn _gfortran_caf_send_to_remote(
     let rt = runtime::get();
     let plain =
         opt_dst_desc.is_null() && opt_src_desc.is_null() && team.is_null() && team_number.is_null();
-    // SAFETY: forwarded from the caller (no descriptors, no team selector).
-    let done = plain
-        .then(|| unsafe {
+    if plain
+        // SAFETY: forwarded from the caller (no descriptors, no team selector).
+        && unsafe {
             super::fast::send(
                 rt,
                 token,
@@ -257,18 +254,10 @@ pub unsafe extern "C" fn _gfortran_caf_send_to_remote(
                 accessor_index,
                 add_data,
                 add_data_size,
+                stat,
             )
-        })
-        .flatten();
-    if let Some(r) = done {
-        match r {
-            // SAFETY: stat as gfortran passes it.
-            Ok(bytes) => unsafe { super::fast::done(rt, stat, false, bytes) },
-            // SAFETY: as above.
-            Err(e) => unsafe {
-                finish(Err::<(), _>(e), stat, null_mut(), 0, WHAT);
-            },
         }
+    {
         return;
     }
     // SAFETY: forwarded from the caller.
@@ -291,5 +280,5 @@ pub unsafe extern "C" fn _gfortran_caf_send_to_remote(
         )
     };
     // SAFETY: stat as gfortran passes it.
-    unsafe { finish(r, stat, null_mut(), 0, WHAT) };
+    unsafe { finish(r, stat, std::ptr::null_mut(), 0, "coindexed write") };
 }
