@@ -114,12 +114,12 @@ mod tests {
     fn only_intrinsic_types_are_plain() {
         // SAFETY: a descriptor is integers and a raw pointer: all-zero bytes are a valid value.
         let mut d: GfcDescriptor = unsafe { std::mem::zeroed() };
-        for (code, want) in [(1, true), (2, true), (3, true), (4, true), (5, false), (6, true)] {
+        for code in [1, 2, 3, 4, 6] {
             d.dtype.type_ = code;
             // SAFETY: `d` is a valid descriptor.
-            assert_eq!(unsafe { plain(&d) }, want, "type code {code}");
+            assert!(unsafe { plain(&d) }, "type code {code}");
         }
-        for code in [0, 7, 8, 11] {
+        for code in [0, 5, 7, 8, 11] {
             d.dtype.type_ = code;
             // SAFETY: as above.
             assert!(!unsafe { plain(&d) }, "type code {code}");
