@@ -34,7 +34,13 @@ pub struct GfcDtype {
     pub attribute: i16,
 }
 
-/// A descriptor header; `rank` dimensions follow at byte 40.
+/// Bytes of a descriptor header: its `rank` dimensions follow at this offset.
+pub const HEADER: usize = 40;
+
+/// Bytes of one dimension of a descriptor.
+pub const DIM: usize = std::mem::size_of::<GfcDim>();
+
+/// A descriptor header; `rank` dimensions follow at byte [`HEADER`].
 #[repr(C)]
 #[derive(Debug)]
 pub struct GfcDescriptor {

@@ -47,7 +47,7 @@ pub unsafe extern "C" fn _gfortran_caf_register(
                 Register::MapExisting if !desc.is_null() => {
                     rt.map_existing(old, (*desc).base_addr as usize)
                 }
-                _ => rt.register(size, how, old, desc as usize),
+                _ => rt.register(size, how, old, desc as usize, plain(desc)),
             }
         });
     if statement {
@@ -63,6 +63,17 @@ pub unsafe extern "C" fn _gfortran_caf_register(
             }
         }
     }
+}
+
+/// Whether the registration's descriptor `desc` (null or valid) names an intrinsic type:
+/// BT_INTEGER, BT_LOGICAL, BT_REAL, BT_COMPLEX or BT_CHARACTER (gfortran sets the type code of
+/// the descriptors it registers coarrays with, static and allocatable).
+///
+/// # Safety
+/// `desc` is null or a valid descriptor.
+unsafe fn plain(desc: *const GfcDescriptor) -> bool {
+    // SAFETY: as the caller guarantees.
+    unsafe { desc.as_ref() }.is_some_and(|d| matches!(d.dtype.type_, 1..=4 | 6))
 }
 
 /// DEALLOCATE of a coarray (Fortran 2018 9.7.3.2: deallocation of a coarray synchronises all
@@ -92,5 +103,28 @@ pub unsafe extern "C" fn _gfortran_caf_deregister(
     if unsafe { finish(r, stat, errmsg, errmsg_len, "DEALLOCATE") }.is_some() && !keep {
         // SAFETY: the token slot is writable.
         unsafe { *token = std::ptr::null_mut() };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_intrinsic_types_are_plain() {
+        // SAFETY: a descriptor is integers and a raw pointer: all-zero bytes are a valid value.
+        let mut d: GfcDescriptor = unsafe { std::mem::zeroed() };
+        for code in [1, 2, 3, 4, 6] {
+            d.dtype.type_ = code;
+            // SAFETY: `d` is a valid descriptor.
+            assert!(unsafe { plain(&d) }, "type code {code}");
+        }
+        for code in [0, 5, 7, 8, 11] {
+            d.dtype.type_ = code;
+            // SAFETY: as above.
+            assert!(!unsafe { plain(&d) }, "type code {code}");
+        }
+        // SAFETY: null is allowed.
+        assert!(!unsafe { plain(std::ptr::null()) });
     }
 }

@@ -5,17 +5,13 @@
 //! process maps that segment (shm, the MPI shared window) or through the transport otherwise
 //! (MPI_Get). An address outside the segment is an error, never an access.
 
-use super::descriptor::GfcDescriptor;
+use super::descriptor::{GfcDescriptor, DIM, HEADER};
 use crate::engine::refs::{ArrayDim, Chase};
 use crate::error::{CafError, CafResult};
 use crate::transport::plan::contiguous;
 use crate::transport::{CopyPlan, Place, Transport};
 use std::mem::size_of;
 
-/// Bytes of a descriptor header (before its dimensions).
-const HEADER: usize = 40;
-/// Bytes per descriptor dimension.
-const DIM: usize = 24;
 /// The highest array rank.
 const MAX_RANK: usize = 15;
 

@@ -49,8 +49,8 @@ impl Register {
 impl Runtime {
     /// Registers coarray memory. `token` is the existing token for `MemoryOnly`, else ignored.
     /// `desc` is the address of the coarray's descriptor, whose base address END TEAM clears when
-    /// it deallocates the coarray (0 if none). Returns the token address and the local address of
-    /// this image's memory.
+    /// it deallocates the coarray (0 if none); `plain`: its type is intrinsic (`Token::plain`).
+    /// Returns the token address and the local address of this image's memory.
     ///
     /// # Safety
     /// `token` is null or a token created by this runtime and not yet freed; `desc` is 0 or
@@ -62,6 +62,7 @@ impl Runtime {
         how: Register,
         token: *mut Token,
         desc: usize,
+        plain: bool,
     ) -> CafResult<(*mut Token, usize)> {
         // gfortran 12 registers with COARRAY_ALLOC (collective!) when intrinsic assignment
         // allocates an unallocated allocatable component (`x%b = [...]`) on one image; the slot
@@ -98,6 +99,7 @@ impl Runtime {
             kind,
             heap: HeapKind::Symmetric,
             desc: if how == Register::Coarray { desc } else { 0 },
+            plain,
         }));
         self.registry.insert(off, bytes, t as usize);
         self.team.track(t as usize, desc);
@@ -141,6 +143,7 @@ impl Runtime {
             kind: base.kind,
             heap: base.heap,
             desc: 0,
+            plain: base.plain,
         };
         let alias = self.registry.alias((token as usize, delta), || {
             Box::into_raw(Box::new(fresh())) as usize
@@ -182,6 +185,7 @@ impl Runtime {
             kind: RegKind::Component,
             heap: HeapKind::None,
             desc: 0,
+            plain: false,
         }));
         self.registry.add_component(t as usize);
         t

@@ -51,6 +51,10 @@ pub struct Token {
     /// gfortran's reference chains subscript such a coarray through it; its bounds and strides
     /// are the same on every image (allocation is collective with equal bounds, 9.7.1.2).
     pub desc: usize,
+    /// The registered type is intrinsic (integer, logical, real, complex or character, the
+    /// type code of the registration's descriptor): the memory holds no pointer, which
+    /// event_attach's probe then need not look for (`abi/accessor/attach.rs`).
+    pub plain: bool,
 }
 
 impl Token {

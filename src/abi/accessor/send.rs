@@ -6,7 +6,7 @@ use super::guard::call_at;
 use super::table::receiver;
 use super::target::{resolve, Origin, Target};
 use super::Receiver;
-use crate::abi::descriptor::{GfcDescriptor, GfcDim};
+use crate::abi::descriptor::{GfcDescriptor, DIM, HEADER};
 use crate::abi::errors::finish;
 use crate::abi::teams::CafTeam;
 use crate::abi::CafToken;
@@ -14,9 +14,6 @@ use crate::error::CafResult;
 use crate::runtime::{self, Runtime};
 use std::ffi::{c_int, c_void};
 use std::mem::size_of;
-
-/// Bytes of a descriptor header (before its dimensions).
-const HEADER: usize = 40;
 
 /// The lowest and one-past-highest byte addresses of the elements `d` describes (`None` when
 /// empty).
@@ -74,7 +71,7 @@ pub(super) fn packed(d: &GfcDescriptor) -> (Vec<u8>, Box<GfcDescriptor>) {
         std::ptr::copy_nonoverlapping(
             (d as *const GfcDescriptor).cast::<u8>(),
             (&mut *copy as *mut GfcDescriptor).cast::<u8>(),
-            (HEADER + rank * size_of::<GfcDim>()).min(size_of::<GfcDescriptor>()),
+            (HEADER + rank * DIM).min(size_of::<GfcDescriptor>()),
         )
     };
     copy.base_addr = bytes.as_mut_ptr().cast();

@@ -13,6 +13,7 @@ use super::target::{Object, Origin, Target};
 use super::wire::{aligned, desc_bytes, desc_from, Kind, Request, Writer};
 use crate::engine::status;
 use crate::error::{CafError, CafResult};
+use crate::runtime::registry::Token;
 use crate::runtime::{self, Runtime};
 use crate::transport::control;
 use std::ffi::c_void;
@@ -65,10 +66,15 @@ unsafe fn run(rt: &Runtime, source: usize, q: &Request) -> CafResult<Vec<u8>> {
                 .tp
                 .direct(rt.me, q.base)
                 .expect("an image maps its own segment");
+            let plain = (rt.registry.find(q.base)).is_some_and(|(t, start, _)| {
+                // SAFETY: the registry's tokens are live while registered.
+                start == q.base && unsafe { (*(t as *const Token)).plain }
+            });
             let object = Object {
                 offset: q.base,
                 size,
                 desc: 0,
+                plain,
             };
             (addr, Some(object))
         }

@@ -20,6 +20,8 @@ pub(super) struct Object {
     pub size: usize,
     /// Address of the allocatable coarray's descriptor in this process, or 0.
     pub desc: usize,
+    /// Of an intrinsic type: holds no pointer (`Token::plain`).
+    pub plain: bool,
 }
 
 impl Object {
@@ -82,6 +84,7 @@ impl Origin {
                 kind: RegKind::Coarray,
                 heap: HeapKind::CallerOn(source),
                 desc: 0,
+                plain: false,
             },
         }
     }
@@ -202,6 +205,7 @@ pub(super) unsafe fn resolve(
         offset: t.offset,
         size: t.size,
         desc: t.desc,
+        plain: t.plain,
     });
     // This image's pointers are valid in its own process; another's only where its segment is
     // at the same address as in its owner's.
@@ -248,6 +252,7 @@ pub(super) static NO_DATA: Token = Token {
     kind: RegKind::Coarray,
     heap: HeapKind::Caller,
     desc: 0,
+    plain: false,
 };
 
 /// The token an accessor receives for the caller's `add_data` (at `add_data`, `size` bytes):
@@ -259,6 +264,7 @@ pub(super) fn caller_token(add_data: *mut c_void, size: usize) -> Token {
         kind: RegKind::Coarray,
         heap: HeapKind::Caller,
         desc: 0,
+        plain: false,
     }
 }
 

@@ -2,11 +2,8 @@
 //! and length-prefixed blobs padded to 8, in the byte order of the job's processes (every
 //! image runs the same executable on the same architecture).
 
-use crate::abi::descriptor::{GfcDescriptor, GfcDim};
+use crate::abi::descriptor::{GfcDescriptor, DIM, HEADER};
 use std::mem::size_of;
-
-/// Bytes of a descriptor header (before its dimensions).
-const HEADER: usize = 40;
 
 /// What an owner-side call asks for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -188,7 +185,7 @@ pub(super) unsafe fn desc_bytes<'a>(d: *const GfcDescriptor) -> &'a [u8] {
     }
     // SAFETY: a valid descriptor (caller's guarantee) holds its header and `rank` dimensions.
     unsafe {
-        let n = (HEADER + (*d).rank() * size_of::<GfcDim>()).min(size_of::<GfcDescriptor>());
+        let n = (HEADER + (*d).rank() * DIM).min(size_of::<GfcDescriptor>());
         std::slice::from_raw_parts(d.cast::<u8>(), n)
     }
 }

@@ -1,0 +1,109 @@
+! Notified access into objects attached in parts: each event is posted when the put writes some
+! of its bytes, whatever the value written (also the value already there), and never when the
+! put writes elsewhere. Elements of an array of a derived type with an allocatable component,
+! each attached on its own: a put into an element's component posts that element's event; a
+! put into the allocatable component's data (which lies outside the element's bytes) posts
+! none, and works (gfortran 15+ find the written bytes by running the receiver on copies of
+! the object, which must keep the descriptor it follows).
+! test: images 2 3
+! test: vary FERROCAF_EVENTS=atomic,p2p,notified
+! test: stdout PASS
+! test: timeout 60
+program notify_attach_parts
+  use, intrinsic :: iso_fortran_env, only: event_type
+  use ferrocaf_ext
+  implicit none
+  type :: holder
+    real(8) :: s
+    real(8), allocatable :: a(:)
+    integer :: k
+  end type
+  type(event_type) :: lo[*], hi[*], e1[*], e2[*]
+  real(8) :: z(64)[*], v(64)
+  type(holder) :: o(2)[*]
+  integer :: me, n, right, k
+  me = this_image(); n = num_images()
+  right = merge(1, me + 1, me == n)
+  z = 0; v = [(real(me * 100 + k, 8), k = 1, 64)]
+  o(1)%s = 0; o(2)%s = 0; o(1)%k = 0; o(2)%k = 0
+  allocate (o(1)%a(10), o(2)%a(4))
+  o(1)%a = 0; o(2)%a = 0
+
+  call event_attach(lo, z(1:32))
+  call event_attach(hi, z(33:64))
+  call event_attach(e1, o(1))
+  call event_attach(e2, o(2))
+  sync all
+
+  ! The value already there is written too.
+  z(5)[right] = 0
+  call expect(1, 1, 'put of the value already there: its half')
+  call expect(2, 0, 'put of the value already there: not the other half')
+  z(40:41)[right] = [0d0, 0d0]
+  call expect(1, 0, 'section put of the values already there: not the other half')
+  call expect(2, 1, 'section put of the values already there: its half')
+  z(6)[right] = v(6)
+  call expect(1, 1, 'put of a new value')
+  z(6)[right] = v(6)
+  call expect(1, 1, 'put of the same value again')
+  call expect(2, 0, 'puts into the first half: not the second')
+  call check(z(6) == v(6) - 100 * (me - prev()), 'scalar put landed')
+
+  ! Elements of a derived type with an allocatable component, each attached on its own.
+  o(1)[right]%s = me
+  call expect(3, 1, 'put into the first element''s component')
+  call expect(4, 0, 'put into the first element: not the second''s event')
+  o(2)[right]%k = 0
+  call expect(3, 0, 'put of the value already there into the second element: not the first''s')
+  call expect(4, 1, 'put of the value already there into the second element')
+  o(1)[right]%a(3) = me
+  call expect(3, 0, 'put into the allocatable component''s data (outside the element)')
+  o(2)[right]%a(:) = v(1:4)
+  call expect(4, 0, 'put into the whole allocatable component''s data (outside the element)')
+  o(2)[right]%s = me
+  call expect(3, 0, 'put into the second element: not the first''s event')
+  call expect(4, 1, 'put into the second element''s component')
+  call check(o(1)%s == prev() .and. o(2)%s == prev() .and. o(1)%a(3) == prev() .and. &
+             all(o(2)%a == v(1:4) - 100 * (me - prev())), 'component puts landed')
+  call check(o(1)%a(1) == 0 .and. size(o(1)%a) == 10 .and. size(o(2)%a) == 4, &
+             'the descriptors are untouched')
+
+  call event_detach(lo, z(1:32))
+  call event_detach(hi, z(33:64))
+  call event_detach(e1, o(1))
+  call event_detach(e2, o(2))
+  sync all
+  if (me == 1) print '(a)', 'PASS'
+contains
+  !> The image whose puts land here.
+  integer function prev()
+    prev = merge(n, me - 1, me == 1)
+  end function
+
+  !> After every image's put: event `which` (1 lo, 2 hi, 3 e1, 4 e2) was posted `count` times
+  !> here; then consumes the posts.
+  subroutine expect(which, count, what)
+    integer, intent(in) :: which, count
+    character(*), intent(in) :: what
+    integer :: c
+    sync all
+    select case (which)
+    case (1)
+      call event_query(lo, c)
+      if (c > 0) event wait (lo, until_count=c)
+    case (2)
+      call event_query(hi, c)
+      if (c > 0) event wait (hi, until_count=c)
+    case (3)
+      call event_query(e1, c)
+      if (c > 0) event wait (e1, until_count=c)
+    case default
+      call event_query(e2, c)
+      if (c > 0) event wait (e2, until_count=c)
+    end select
+    call check(c == count, what)
+    sync all
+  end subroutine
+
+  include 'check.inc'
+end program
