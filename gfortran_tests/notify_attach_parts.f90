@@ -4,7 +4,9 @@
 ! each attached on its own: a put into an element's component posts that element's event; a
 ! put into the allocatable component's data (which lies outside the element's bytes) posts
 ! none, and works (gfortran 15+ find the written bytes by running the receiver on copies of
-! the object, which must keep the descriptor it follows).
+! the object, which must keep the descriptor it follows). Columns of a 1 MiB array attached
+! to two events (its copies are prepared page by page as the receiver touches them, and whole
+! after many pages): puts into a column, beside them, and over the whole array.
 ! test: images 2 3
 ! test: vary FERROCAF_EVENTS=atomic,p2p,notified
 ! test: stdout PASS
@@ -18,8 +20,8 @@ program notify_attach_parts
     real(8), allocatable :: a(:)
     integer :: k
   end type
-  type(event_type) :: lo[*], hi[*], e1[*], e2[*]
-  real(8) :: z(64)[*], v(64)
+  type(event_type) :: lo[*], hi[*], e1[*], e2[*], ca[*], cb[*]
+  real(8) :: z(64)[*], v(64), big(256, 512)[*], w(256, 512)
   type(holder) :: o(2)[*]
   integer :: me, n, right, k
   me = this_image(); n = num_images()
@@ -33,6 +35,10 @@ program notify_attach_parts
   call event_attach(hi, z(33:64))
   call event_attach(e1, o(1))
   call event_attach(e2, o(2))
+  big = 0
+  w = me
+  call event_attach(ca, big(:, 1))
+  call event_attach(cb, big(:, 512))
   sync all
 
   ! The value already there is written too.
@@ -68,6 +74,29 @@ program notify_attach_parts
   call check(o(1)%a(1) == 0 .and. size(o(1)%a) == 10 .and. size(o(2)%a) == 4, &
              'the descriptors are untouched')
 
+  ! Columns of a large array.
+  big(3, 1)[right] = me
+  call expect(5, 1, 'put into the first attached column')
+  call expect(6, 0, 'put into the first attached column: not the last''s event')
+  big(3, 1)[right] = me
+  call expect(5, 1, 'put of the value already there into the first attached column')
+  big(1:64, 512)[right] = v(1:64)
+  call expect(5, 0, 'put into part of the last column: not the first''s event')
+  call expect(6, 1, 'put into part of the last column')
+  big(7, 300)[right] = me
+  big(1:256:5, 2:511:3)[right] = me
+  call expect(5, 0, 'puts between the attached columns: not the first''s event')
+  call expect(6, 0, 'puts between the attached columns: not the last''s event')
+  call check(big(3, 1) == prev() .and. big(7, 300) == prev() .and. big(6, 5) == prev() .and. &
+             all(big(1:64, 512) == v(1:64) - 100 * (me - prev())), 'large puts landed')
+  sync all
+  big(:, :)[right] = w
+  call expect(5, 1, 'put into the whole array: the first column''s event')
+  call expect(6, 1, 'put into the whole array: the last column''s event')
+  call check(all(big == prev()), 'the whole-array put landed')
+
+  call event_detach(ca, big(:, 1))
+  call event_detach(cb, big(:, 512))
   call event_detach(lo, z(1:32))
   call event_detach(hi, z(33:64))
   call event_detach(e1, o(1))
@@ -80,8 +109,8 @@ contains
     prev = merge(n, me - 1, me == 1)
   end function
 
-  !> After every image's put: event `which` (1 lo, 2 hi, 3 e1, 4 e2) was posted `count` times
-  !> here; then consumes the posts.
+  !> After every image's put: event `which` (1 lo, 2 hi, 3 e1, 4 e2, 5 ca, 6 cb) was posted
+  !> `count` times here; then consumes the posts.
   subroutine expect(which, count, what)
     integer, intent(in) :: which, count
     character(*), intent(in) :: what
@@ -97,9 +126,15 @@ contains
     case (3)
       call event_query(e1, c)
       if (c > 0) event wait (e1, until_count=c)
-    case default
+    case (4)
       call event_query(e2, c)
       if (c > 0) event wait (e2, until_count=c)
+    case (5)
+      call event_query(ca, c)
+      if (c > 0) event wait (ca, until_count=c)
+    case default
+      call event_query(cb, c)
+      if (c > 0) event wait (cb, until_count=c)
     end select
     call check(c == count, what)
     sync all

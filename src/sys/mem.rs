@@ -145,6 +145,24 @@ pub fn reserve(at: Option<usize>, len: usize) -> io::Result<usize> {
     Ok(p as usize)
 }
 
+/// Makes `[addr, addr+len)` readable and writable, or inaccessible (async-signal-safe: one
+/// system call).
+///
+/// # Safety
+/// The range is page-aligned and lies in a private mapping made by [`reserve`] that nothing
+/// else uses.
+pub unsafe fn protect(addr: usize, len: usize, access: bool) -> io::Result<()> {
+    let prot = match access {
+        true => libc::PROT_READ | libc::PROT_WRITE,
+        false => libc::PROT_NONE,
+    };
+    // SAFETY: guaranteed by the caller.
+    if unsafe { libc::mprotect(addr as *mut libc::c_void, len, prot) } != 0 {
+        return Err(io::Error::last_os_error());
+    }
+    Ok(())
+}
+
 /// Unmaps `[addr, addr+len)`.
 ///
 /// # Safety

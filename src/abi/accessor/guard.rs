@@ -176,6 +176,10 @@ impl Write for Line {
 }
 
 extern "C" fn on_fault(sig: c_int, info: *mut libc::siginfo_t, _ctx: *mut c_void) {
+    // SAFETY: the kernel passes a valid siginfo to an SA_SIGINFO handler.
+    if sig == libc::SIGSEGV && super::shadow::on_fault(unsafe { (*info).si_addr() } as usize) {
+        return;
+    }
     // SAFETY: reads this thread's marker (a plain thread-local load).
     let target = unsafe { ferrocaf_accessor_mark() };
     if target != 0 {
@@ -227,6 +231,12 @@ fn install() {
 /// path that finds its accessor there runs it with the guard installed.
 #[cold]
 fn install_now() {
+    catch_faults();
+    super::table::arm();
+}
+
+/// Installs the handler once, remembering the actions it replaces.
+pub(super) fn catch_faults() {
     PREVIOUS.get_or_init(|| {
         // SAFETY: sigaction structs are plain data; all-zero is a valid value to fill.
         let mut prev: [libc::sigaction; 2] = unsafe { std::mem::zeroed() };
@@ -247,7 +257,6 @@ fn install_now() {
         }
         prev
     });
-    super::table::arm();
 }
 
 /// Runs `f` (an accessor call on 0-based image `target`) with the fault guard armed.

@@ -19,6 +19,7 @@ mod guard;
 pub mod present;
 pub mod send;
 mod serve;
+mod shadow;
 pub mod table;
 mod target;
 pub mod transfer;
