@@ -4,7 +4,8 @@
 //! allocatable component moved in from an ordinary allocatable) means nothing here. Two checks:
 //! a result pointer the accessor hands back must lie in some image's segment ([`inside`]), and a
 //! fault while an accessor runs ends the program with one line instead of a segfault ([`call`]).
-//! An address that happens to be mapped in this process as well cannot be caught.
+//! An address that happens to be mapped in this process as well cannot be caught. The handler
+//! first lets event_attach's lazy shadows serve a fault on one of their pages (`shadow.rs`).
 
 use crate::abi::descriptor::GfcDescriptor;
 use crate::runtime::Runtime;
