@@ -20,7 +20,10 @@ program notify_attach_parts
     real(8), allocatable :: a(:)
     integer :: k
   end type
-  type(event_type) :: lo[*], hi[*], e1[*], e2[*], ca[*], cb[*]
+  ! The events, by what they are attached to: the halves of z, the elements of o, the columns
+  ! of big.
+  integer, parameter :: lo = 1, hi = 2, e1 = 3, e2 = 4, ca = 5, cb = 6
+  type(event_type) :: ev(6)[*]
   real(8) :: z(64)[*], v(64), big(256, 512)[*], w(256, 512)
   type(holder) :: o(2)[*]
   integer :: me, n, right, k
@@ -31,44 +34,44 @@ program notify_attach_parts
   allocate (o(1)%a(10), o(2)%a(4))
   o(1)%a = 0; o(2)%a = 0
 
-  call event_attach(lo, z(1:32))
-  call event_attach(hi, z(33:64))
-  call event_attach(e1, o(1))
-  call event_attach(e2, o(2))
+  call event_attach(ev(lo), z(1:32))
+  call event_attach(ev(hi), z(33:64))
+  call event_attach(ev(e1), o(1))
+  call event_attach(ev(e2), o(2))
   big = 0
   w = me
-  call event_attach(ca, big(:, 1))
-  call event_attach(cb, big(:, 512))
+  call event_attach(ev(ca), big(:, 1))
+  call event_attach(ev(cb), big(:, 512))
   sync all
 
   ! The value already there is written too.
   z(5)[right] = 0
-  call expect(1, 1, 'put of the value already there: its half')
-  call expect(2, 0, 'put of the value already there: not the other half')
+  call expect(lo, 1, 'put of the value already there: its half')
+  call expect(hi, 0, 'put of the value already there: not the other half')
   z(40:41)[right] = [0d0, 0d0]
-  call expect(1, 0, 'section put of the values already there: not the other half')
-  call expect(2, 1, 'section put of the values already there: its half')
+  call expect(lo, 0, 'section put of the values already there: not the other half')
+  call expect(hi, 1, 'section put of the values already there: its half')
   z(6)[right] = v(6)
-  call expect(1, 1, 'put of a new value')
+  call expect(lo, 1, 'put of a new value')
   z(6)[right] = v(6)
-  call expect(1, 1, 'put of the same value again')
-  call expect(2, 0, 'puts into the first half: not the second')
+  call expect(lo, 1, 'put of the same value again')
+  call expect(hi, 0, 'puts into the first half: not the second')
   call check(z(6) == v(6) - 100 * (me - prev()), 'scalar put landed')
 
   ! Elements of a derived type with an allocatable component, each attached on its own.
   o(1)[right]%s = me
-  call expect(3, 1, 'put into the first element''s component')
-  call expect(4, 0, 'put into the first element: not the second''s event')
+  call expect(e1, 1, 'put into the first element''s component')
+  call expect(e2, 0, 'put into the first element: not the second''s event')
   o(2)[right]%k = 0
-  call expect(3, 0, 'put of the value already there into the second element: not the first''s')
-  call expect(4, 1, 'put of the value already there into the second element')
+  call expect(e1, 0, 'put of the value already there into the second element: not the first''s')
+  call expect(e2, 1, 'put of the value already there into the second element')
   o(1)[right]%a(3) = me
-  call expect(3, 0, 'put into the allocatable component''s data (outside the element)')
+  call expect(e1, 0, 'put into the allocatable component''s data (outside the element)')
   o(2)[right]%a(:) = v(1:4)
-  call expect(4, 0, 'put into the whole allocatable component''s data (outside the element)')
+  call expect(e2, 0, 'put into the whole allocatable component''s data (outside the element)')
   o(2)[right]%s = me
-  call expect(3, 0, 'put into the second element: not the first''s event')
-  call expect(4, 1, 'put into the second element''s component')
+  call expect(e1, 0, 'put into the second element: not the first''s event')
+  call expect(e2, 1, 'put into the second element''s component')
   call check(o(1)%s == prev() .and. o(2)%s == prev() .and. o(1)%a(3) == prev() .and. &
              all(o(2)%a == v(1:4) - 100 * (me - prev())), 'component puts landed')
   call check(o(1)%a(1) == 0 .and. size(o(1)%a) == 10 .and. size(o(2)%a) == 4, &
@@ -76,31 +79,31 @@ program notify_attach_parts
 
   ! Columns of a large array.
   big(3, 1)[right] = me
-  call expect(5, 1, 'put into the first attached column')
-  call expect(6, 0, 'put into the first attached column: not the last''s event')
+  call expect(ca, 1, 'put into the first attached column')
+  call expect(cb, 0, 'put into the first attached column: not the last''s event')
   big(3, 1)[right] = me
-  call expect(5, 1, 'put of the value already there into the first attached column')
+  call expect(ca, 1, 'put of the value already there into the first attached column')
   big(1:64, 512)[right] = v(1:64)
-  call expect(5, 0, 'put into part of the last column: not the first''s event')
-  call expect(6, 1, 'put into part of the last column')
+  call expect(ca, 0, 'put into part of the last column: not the first''s event')
+  call expect(cb, 1, 'put into part of the last column')
   big(7, 300)[right] = me
   big(1:256:5, 2:511:3)[right] = me
-  call expect(5, 0, 'puts between the attached columns: not the first''s event')
-  call expect(6, 0, 'puts between the attached columns: not the last''s event')
+  call expect(ca, 0, 'puts between the attached columns: not the first''s event')
+  call expect(cb, 0, 'puts between the attached columns: not the last''s event')
   call check(big(3, 1) == prev() .and. big(7, 300) == prev() .and. big(6, 5) == prev() .and. &
              all(big(1:64, 512) == v(1:64) - 100 * (me - prev())), 'large puts landed')
   sync all
   big(:, :)[right] = w
-  call expect(5, 1, 'put into the whole array: the first column''s event')
-  call expect(6, 1, 'put into the whole array: the last column''s event')
+  call expect(ca, 1, 'put into the whole array: the first column''s event')
+  call expect(cb, 1, 'put into the whole array: the last column''s event')
   call check(all(big == prev()), 'the whole-array put landed')
 
-  call event_detach(ca, big(:, 1))
-  call event_detach(cb, big(:, 512))
-  call event_detach(lo, z(1:32))
-  call event_detach(hi, z(33:64))
-  call event_detach(e1, o(1))
-  call event_detach(e2, o(2))
+  call event_detach(ev(ca), big(:, 1))
+  call event_detach(ev(cb), big(:, 512))
+  call event_detach(ev(lo), z(1:32))
+  call event_detach(ev(hi), z(33:64))
+  call event_detach(ev(e1), o(1))
+  call event_detach(ev(e2), o(2))
   sync all
   if (me == 1) print '(a)', 'PASS'
 contains
@@ -109,33 +112,15 @@ contains
     prev = merge(n, me - 1, me == 1)
   end function
 
-  !> After every image's put: event `which` (1 lo, 2 hi, 3 e1, 4 e2, 5 ca, 6 cb) was posted
-  !> `count` times here; then consumes the posts.
+  !> After every image's put: event `which` (one of lo .. cb) was posted `count` times here;
+  !> then consumes the posts.
   subroutine expect(which, count, what)
     integer, intent(in) :: which, count
     character(*), intent(in) :: what
     integer :: c
     sync all
-    select case (which)
-    case (1)
-      call event_query(lo, c)
-      if (c > 0) event wait (lo, until_count=c)
-    case (2)
-      call event_query(hi, c)
-      if (c > 0) event wait (hi, until_count=c)
-    case (3)
-      call event_query(e1, c)
-      if (c > 0) event wait (e1, until_count=c)
-    case (4)
-      call event_query(e2, c)
-      if (c > 0) event wait (e2, until_count=c)
-    case (5)
-      call event_query(ca, c)
-      if (c > 0) event wait (ca, until_count=c)
-    case default
-      call event_query(cb, c)
-      if (c > 0) event wait (cb, until_count=c)
-    end select
+    call event_query(ev(which), c)
+    if (c > 0) event wait (ev(which), until_count=c)
     call check(c == count, what)
     sync all
   end subroutine
