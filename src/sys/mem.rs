@@ -145,6 +145,13 @@ pub fn reserve(at: Option<usize>, len: usize) -> io::Result<usize> {
     Ok(p as usize)
 }
 
+/// The page size (at least 4096).
+pub fn page_size() -> usize {
+    // SAFETY: sysconf has no preconditions.
+    let n = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
+    usize::try_from(n).unwrap_or(4096).max(4096)
+}
+
 /// Makes `[addr, addr+len)` readable and writable, or inaccessible (async-signal-safe: one
 /// system call).
 ///

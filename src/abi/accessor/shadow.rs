@@ -189,7 +189,7 @@ impl Plan<'_> {
 /// one of them, whatever value it writes.
 pub(super) fn writes(plan: &Plan, run: &dyn Fn(usize)) -> Vec<bool> {
     let size = plan.real.len();
-    let page = page_size();
+    let page = mem::page_size();
     let len = size.div_ceil(page) * page;
     let mapping = (size >= LAZY_FROM).then(|| take_mapping(len)).flatten();
     let Some(mut mapping) = mapping else {
@@ -433,13 +433,6 @@ pub(super) fn on_fault(addr: usize) -> bool {
         lazy.plan.prepare(shadow, lo, hi, lazy.fill.get());
     }
     true
-}
-
-/// Bytes per page.
-fn page_size() -> usize {
-    // SAFETY: sysconf has no preconditions.
-    let n = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
-    usize::try_from(n).unwrap_or(4096).max(4096)
 }
 
 /// The length of the descriptor whose base address is the word at `at` of `object`, if the

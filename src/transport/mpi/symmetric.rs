@@ -34,7 +34,7 @@ pub(super) fn remap(
     if all(node, already, size) {
         return true;
     }
-    let stride = seg.next_multiple_of(page());
+    let stride = seg.next_multiple_of(mem::page_size());
     let len = stride * size;
     for attempt in 0..ATTEMPTS {
         let proposer = attempt % size;
@@ -101,11 +101,4 @@ fn gather(node: m::MPI_Comm, value: u64, size: usize) -> Vec<u64> {
         )
     };
     all
-}
-
-/// The page size.
-fn page() -> usize {
-    // SAFETY: sysconf has no preconditions.
-    let p = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
-    usize::try_from(p).unwrap_or(4096).max(4096)
 }
