@@ -13,12 +13,12 @@
 ! With gfortran 15 and 16 the runtime finds the attachments a put writes by running its receiver
 ! on shadows of the object (bench/NOTES.md, "event_attach into large objects attached in
 ! parts"); gfortran 12 names the bytes. Twins parts_post_<case>: the same put into an array of
-! the same shape that nothing is attached to, then EVENT POST (ev[2]), its repetitions taking
-! turns with the attached ones (which of the two goes first alternates), with the same
-! iteration count, so that compare.py compares the two run by run. Image 1 counts the posts it
-! expects of each event; after each case image 2 consumes them (EVENT WAIT with UNTIL_COUNT,
-! which would hang if a put had not posted), checks that no event holds more and that the last
-! values arrived where they should and nowhere else. Images 3..N take no part.
+! the same shape that nothing is attached to, then EVENT POST of a third event on image 2, its
+! repetitions taking turns with the attached ones (which of the two goes first alternates),
+! with the same iteration count, so that compare.py compares the two run by run. Image 1 counts
+! the posts it expects of each event; after each case image 2 consumes them (EVENT WAIT with
+! UNTIL_COUNT, which would hang if a put had not posted), checks that no event holds more and
+! that the last values arrived where they should and nowhere else. Images 3..N take no part.
 program attach_parts
   use bench_util
   use, intrinsic :: iso_fortran_env, only: int64, real64, event_type
