@@ -137,6 +137,9 @@ RAW_PROGRAMS = {
 # Payload sizes of the ping-pong sweeps (the suffixes of their result names).
 SWEEP = ("8B", "64B", "512B", "4KiB", "32KiB", "256KiB", "1MiB")
 
+# attach_parts' cases: a scalar put into 8 KiB and 8 MiB, a row put into 8 MiB (result suffixes).
+PARTS = ("8KiB", "8MiB", "row_8MiB")
+
 BENCHMARKS = [
     Bench("put_latency", "put_latency_syncimages", raw="raw_pingpong_8B", raw_prog="pingpong"),
     Bench("get_latency", "get_latency"),
@@ -155,6 +158,8 @@ BENCHMARKS = [
           twins=tuple((f"attach_pingpong_{s}", f"attach_post_{s}") for s in SWEEP)),
     Bench("notify_cost", ("notify_cost_put_post", "notify_cost_attached"), images=(1,),
           ext=True),
+    Bench("attach_parts", tuple(f"attach_parts_{c}" for c in PARTS), images=(2,), ext=True,
+          twins=tuple((f"attach_parts_{c}", f"parts_post_{c}") for c in PARTS)),
     *[Bench(f"event_pingpong_{e}", "event_pingpong_8B", images=(2,), prog="event_pingpong",
             args=("8",), env=(("FERROCAF_EVENTS", e),), raw="raw_pingpong_8B",
             raw_prog="pingpong") for e in ("atomic", "p2p", "notified")],

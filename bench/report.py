@@ -353,7 +353,8 @@ def write_markdown(path, meta, rows, raw_text, pairs, load):
         "ferrocaf bandwidth), so 1.0x would be the hardware limit. A row with a twin (a result "
         "its program prints beside it for the same operation done another way, their "
         "repetitions taking turns in one run: the attached ping-pong's put + EVENT POST, "
-        "`attach_post_<size>`) also shows the twin's median in that column and, over the runs "
+        "`attach_post_<size>`; attach_parts' put into an array nothing is attached to + EVENT "
+        "POST, `parts_post_<case>`) also shows the twin's median in that column and, over the runs "
         "that printed both, the median of the row's time over the twin's (< 1: the row faster) "
         "and in how many runs the row's was the faster.",
         "",

@@ -307,6 +307,7 @@ class Runs(unittest.TestCase):
         # Its FERROCAF_EVENTS variants are ferrocaf-only; the plain sweep is not.
         self.assertTrue(built["event_pingpong"])
         self.assertFalse(built["attach_pingpong"])
+        self.assertFalse(built["attach_parts"])
         self.assertTrue(built["put_latency"])
 
     def test_host_column_runs_outside_the_chroot(self):
