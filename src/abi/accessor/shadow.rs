@@ -211,6 +211,10 @@ pub(super) fn writes(plan: &Plan, run: &dyn Fn(usize)) -> Vec<bool> {
         give_back(mapping);
         return whole(plan, run);
     }
+    let mut prepared = std::mem::take(&mut mapping.prepared);
+    if prepared.len() < len / page {
+        prepared.resize_with(len / page, || Cell::new(false));
+    }
     let lazy = Lazy {
         plan,
         base,
@@ -218,7 +222,7 @@ pub(super) fn writes(plan: &Plan, run: &dyn Fn(usize)) -> Vec<bool> {
         size,
         page,
         fill: Cell::new(0x00),
-        touched: (0..len / page).map(|_| Cell::new(false)).collect(),
+        touched: &prepared[..len / page],
         faults: Cell::new(0),
         first: [const { Cell::new(0) }; FAULT_LIMIT],
     };
@@ -257,7 +261,12 @@ pub(super) fn writes(plan: &Plan, run: &dyn Fn(usize)) -> Vec<bool> {
     // WHOLE_PUTS puts into the object prepare their shadows whole: such a put (a row of an
     // 8 MiB array, a page per element) cost 3.3 times that lazily, in its faults, its
     // mprotect calls and a fault at the first write of each page made accessible again.
-    mapping.warm = lazy.pages().collect();
+    mapping.warm.clear();
+    for p in lazy.pages() {
+        lazy.touched[p].set(false);
+        mapping.warm.push(p);
+    }
+    mapping.prepared = prepared;
     if mapping.warm.len() > FAULT_LIMIT {
         mapping.warm.clear();
         mapping.whole = WHOLE_PUTS;
@@ -291,6 +300,9 @@ struct Mapping {
     /// Its accessible pages, at most [`FAULT_LIMIT`]: those the last put's receiver touched
     /// (the rest is inaccessible).
     warm: Vec<usize>,
+    /// A flag per page, all clear between puts: [`Lazy::touched`]'s, kept so that a put
+    /// allocates none.
+    prepared: Vec<Cell<bool>>,
 }
 
 /// This thread's mapping for lazy shadows, of at least `len` bytes (made or grown here), taken
@@ -309,6 +321,7 @@ fn take_mapping(len: usize) -> Option<Mapping> {
         object: 0,
         whole: 0,
         warm: Vec::new(),
+        prepared: Vec::new(),
     })
 }
 
@@ -351,8 +364,8 @@ struct Lazy<'a> {
     page: usize,
     /// The filler of this run.
     fill: Cell<u8>,
-    /// Which pages are prepared.
-    touched: Vec<Cell<bool>>,
+    /// Which pages are prepared (the mapping's flags, cleared again after the put).
+    touched: &'a [Cell<bool>],
     /// Faults taken.
     faults: Cell<usize>,
     /// The pages of the first [`FAULT_LIMIT`] faults, in order (after them, every page is
