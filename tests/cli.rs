@@ -309,6 +309,63 @@ fn stats_lines_come_in_image_order() {
     assert_eq!(images, ["1", "2", "3", "4"], "{}", text(&out.stderr));
 }
 
+/// Image 1 posts an event to image 2 2000 times, 20 µs apart, while image 2 waits in SYNC ALL,
+/// then image 2 consumes the posts.
+const POSTS: &str = "\
+program posts
+  use, intrinsic :: iso_fortran_env, only: event_type, int64
+  implicit none
+  type(event_type) :: ev[*]
+  integer :: i
+  integer(int64) :: t0, t, rate
+  sync all
+  if (this_image() == 1) then
+    call system_clock(count_rate=rate)
+    do i = 1, 2000
+      event post (ev[2])
+      call system_clock(t0)
+      do
+        call system_clock(t)
+        if ((t - t0) * 1000000_int64 >= 20 * rate) exit
+      end do
+    end do
+  end if
+  sync all
+  if (this_image() == 2) then
+    event wait (ev, until_count=2000)
+    print '(a)', 'all posts arrived'
+  end if
+end program posts
+";
+
+/// EVENT POST wakes only an image asleep for that event (transport/doorbell.rs's keys): image 2,
+/// asleep in SYNC ALL for the 40 ms image 1 spends posting, is woken a handful of times
+/// (FERROCAF_STATS' wake-ups), not once for every post that finds it asleep (hundreds to 2000).
+#[test]
+fn event_posts_do_not_wake_an_image_asleep_in_sync_all() {
+    fortran_ready();
+    let dir = Scratch::new("posts");
+    std::fs::write(dir.0.join("posts.f90"), POSTS).unwrap();
+    let mut cmd = ferrocaf(&["run", "-n", "2", "posts.f90"]);
+    let out = run(cmd
+        .current_dir(&dir.0)
+        .env("FERROCAF_STATS", "1")
+        .env("FERROCAF_EVENTS", "atomic")
+        .env("XDG_CACHE_HOME", &dir.0));
+    expect_code(&out, 0);
+    assert!(text(&out.stdout).contains("all posts arrived"));
+    let stderr = text(&out.stderr);
+    let line = stderr
+        .lines()
+        .find(|l| l.starts_with("ferrocaf stats: image 2:"))
+        .unwrap_or_else(|| panic!("no statistics of image 2: {stderr}"));
+    let wakeups: u64 = line
+        .rsplit_once(" wake-ups ")
+        .and_then(|(_, n)| n.trim().parse().ok())
+        .unwrap_or_else(|| panic!("no wake-ups in {line}"));
+    assert!(wakeups < 50, "image 2 was woken {wakeups} times: {line}");
+}
+
 /// hello.f90's own check must hold at up to 4096 images (the most ferrocaf starts), where
 /// `n*(n+1)*(2n+1)` and the sum of squares no longer fit 32 bits. Starting 4096 images on a
 /// small machine takes minutes, so the check's arithmetic runs alone: the program is compiled

@@ -19,6 +19,7 @@ use super::status::{check_alive, check_others};
 use super::team::Team;
 use super::wait::Waiter;
 use crate::error::CafResult;
+use crate::transport::doorbell::event_key;
 use crate::transport::ring::INLINE;
 use crate::transport::{AtomicOp, Notification, Transport};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -109,7 +110,7 @@ impl Events<'_> {
         match self.strategy {
             Strategy::Atomic => {
                 self.tp.fetch_op(image, slot, 8, AtomicOp::Add, 1);
-                self.tp.ring(image);
+                self.tp.ring_event(image, event_key(slot));
                 Ok(())
             }
             Strategy::P2p => {
@@ -146,7 +147,8 @@ impl Events<'_> {
                 let done = consumed.load(Ordering::Relaxed);
                 let counted = || tp.counted(slot).unwrap_or(0);
                 let ready = || posts.load(Ordering::Acquire).wrapping_sub(done) + counted() >= need;
-                self.w.block_ready(ready, || check_others(tp, self.team))?;
+                self.w
+                    .block_event(event_key(slot), ready, || check_others(tp, self.team))?;
                 let c = counted().min(need);
                 tp.take_counted(slot, c);
                 consumed.store(done.wrapping_add(need - c), Ordering::Relaxed);

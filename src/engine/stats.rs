@@ -26,10 +26,13 @@ pub enum Counter {
     EventsWaited,
     /// Of the events posted, those posted by counted puts (`Transport::put_counted`).
     EventsCounted,
+    /// Sleeps on this image's doorbell that a ring ended (not the sleep's time bound): how
+    /// often other images woke this one (`transport/doorbell.rs`).
+    Wakeups,
 }
 
 /// Number of [`Counter`]s.
-const COUNTERS: usize = 8;
+const COUNTERS: usize = 9;
 
 /// What a blocking wait is for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -149,6 +152,7 @@ impl Stats {
             let ms = ns.load(Ordering::Relaxed) as f64 / 1e6;
             let _ = write!(s, " {name} {ms:.3}");
         }
+        let _ = write!(s, " wake-ups {}", self.get(Wakeups));
         s
     }
 }
@@ -174,6 +178,8 @@ mod tests {
             .starts_with("ferrocaf stats: image 2: puts 1 gets 1 bytes 24 "));
         on.add(Counter::EventsCounted, 2);
         assert!(on.line(2).contains("events posted 0 counted 2 waited 3 "));
+        on.add(Counter::Wakeups, 4);
+        assert!(on.line(2).ends_with(" wake-ups 4"), "{}", on.line(2));
     }
 
     #[test]
@@ -192,7 +198,8 @@ mod tests {
         let l = s.line(1);
         assert!(
             l.ends_with(
-                "other 5.000 sync 0.000 collective 1.000 event 4.000 lock 0.000 notify 0.000"
+                "other 5.000 sync 0.000 collective 1.000 event 4.000 lock 0.000 notify 0.000 \
+                 wake-ups 0"
             ),
             "{l}"
         );

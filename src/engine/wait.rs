@@ -22,12 +22,12 @@
 
 use super::long_wait::{History, Span, SHORT_POLLS};
 use super::pace::{Pace, Step, YIELD_EVERY};
-use super::stats::Stats;
+use super::stats::{Counter, Stats};
 use super::status::news;
 use super::wait_policy::Policy;
 use crate::error::CafResult;
 use crate::transport::control::{Header, JobBlock};
-use crate::transport::doorbell::{Bell, OsFutex};
+use crate::transport::doorbell::{Bell, OsFutex, NO_EVENT};
 use crate::transport::owner;
 use crate::transport::yield_gate::{self, YieldGate};
 use crate::transport::Transport;
@@ -188,14 +188,14 @@ impl Waiter {
     /// `poll` must load only this image's memory (or gate other loads on `status::news`):
     /// a transport that cannot wake runs it at every turn.
     pub fn block<T>(&self, poll: impl FnMut() -> Option<CafResult<T>>) -> CafResult<T> {
-        self.timed(poll, Kind::Local)
+        self.timed(poll, Kind::Local, NO_EVENT)
     }
 
     /// [`Waiter::block`] for a poll that reads other images' memory, whose changes the poster
     /// signals with [`Transport::alert`]: a transport that cannot wake runs it again only when
     /// this image's bell moved (or after `NAP`).
     pub fn block_remote<T>(&self, poll: impl FnMut() -> Option<CafResult<T>>) -> CafResult<T> {
-        self.timed(poll, Kind::Remote)
+        self.timed(poll, Kind::Remote, NO_EVENT)
     }
 
     /// [`Waiter::block_remote`] for LOCK: never spins. While yields pay ([`YieldGate`] open)
@@ -206,7 +206,7 @@ impl Waiter {
     /// next hand-off (`engine/lock.rs`; a contended 2-image LOCK took 0.15 µs per critical
     /// section so, 0.25 µs with 100 spinning polls, bench/NOTES.md).
     pub fn block_lock<T>(&self, poll: impl FnMut() -> Option<CafResult<T>>) -> CafResult<T> {
-        self.timed(poll, Kind::Lock)
+        self.timed(poll, Kind::Lock, NO_EVENT)
     }
 
     /// Waits until `ready()` (a load of this image's memory) holds, or `gone()` (which may
@@ -221,8 +221,30 @@ impl Waiter {
         ready: impl Fn() -> bool,
         gone: impl Fn() -> CafResult<()>,
     ) -> CafResult<()> {
+        self.ready_or_gone(NO_EVENT, ready, gone)
+    }
+
+    /// [`Waiter::block_ready`] for a post of the event whose key is `key`
+    /// ([`crate::transport::doorbell::event_key`]): only that event's posts and changes that
+    /// are not an event's post wake it from its sleep ([`Transport::ring_event`]).
+    pub fn block_event(
+        &self,
+        key: u32,
+        ready: impl Fn() -> bool,
+        gone: impl Fn() -> CafResult<()>,
+    ) -> CafResult<()> {
+        self.ready_or_gone(key, ready, gone)
+    }
+
+    /// [`Waiter::block_ready`] asleep for `key`.
+    fn ready_or_gone(
+        &self,
+        key: u32,
+        ready: impl Fn() -> bool,
+        gone: impl Fn() -> CafResult<()>,
+    ) -> CafResult<()> {
         let mut seen = None;
-        self.block(|| {
+        let poll = || {
             if ready() {
                 return Some(Ok(()));
             }
@@ -235,22 +257,34 @@ impl Waiter {
             let err = gone().err()?;
             self.tp.progress();
             Some(if ready() { Ok(()) } else { Err(err) })
-        })
+        };
+        self.timed(poll, Kind::Local, key)
     }
 
     /// [`Waiter::block`] with statistics when they are on.
-    fn timed<T>(&self, poll: impl FnMut() -> Option<CafResult<T>>, kind: Kind) -> CafResult<T> {
+    fn timed<T>(
+        &self,
+        poll: impl FnMut() -> Option<CafResult<T>>,
+        kind: Kind,
+        key: u32,
+    ) -> CafResult<T> {
         if !self.stats.on() {
-            return self.wait(poll, kind);
+            return self.wait(poll, kind, key);
         }
         let t0 = Instant::now();
-        let r = self.wait(poll, kind);
+        let r = self.wait(poll, kind, key);
         self.stats.waited(t0.elapsed());
         r
     }
 
-    /// [`Waiter::block`] without statistics.
-    fn wait<T>(&self, poll: impl FnMut() -> Option<CafResult<T>>, kind: Kind) -> CafResult<T> {
+    /// [`Waiter::block`] without statistics; its sleeps wait for `key`
+    /// ([`crate::transport::doorbell`]).
+    fn wait<T>(
+        &self,
+        poll: impl FnMut() -> Option<CafResult<T>>,
+        kind: Kind,
+        key: u32,
+    ) -> CafResult<T> {
         if !self.tp.can_wake() {
             self.parking.store(true, Ordering::Relaxed);
             let pace = match self.policy {
@@ -262,8 +296,8 @@ impl Waiter {
         }
         crate::transport::shm::stream::wait_begins(self.header);
         let r = match self.policy {
-            Policy::Auto => self.spin_then_sleep(poll, kind == Kind::Lock),
-            Policy::Passive => self.sleep(poll),
+            Policy::Auto => self.spin_then_sleep(poll, kind == Kind::Lock, key),
+            Policy::Passive => self.sleep(poll, key),
             Policy::Active => self.active(poll),
         };
         self.parking.store(false, Ordering::Relaxed);
@@ -277,6 +311,7 @@ impl Waiter {
         &self,
         mut poll: impl FnMut() -> Option<CafResult<T>>,
         lock: bool,
+        key: u32,
     ) -> CafResult<T> {
         if lock {
             let polled = if self.gate.open() {
@@ -286,11 +321,11 @@ impl Waiter {
             };
             return match polled {
                 Some(r) => r,
-                None => self.sleep(poll),
+                None => self.sleep(poll, key),
             };
         }
         let mut span = Span::new(self.history.is_some());
-        let r = self.phases(&mut poll, &mut span);
+        let r = self.phases(&mut poll, &mut span, key);
         if let Some(h) = &self.history {
             h.record(&span);
         }
@@ -305,6 +340,7 @@ impl Waiter {
         &self,
         poll: &mut impl FnMut() -> Option<CafResult<T>>,
         span: &mut Span,
+        key: u32,
     ) -> CafResult<T> {
         if self.history.as_ref().is_some_and(History::sleeps_at_once) {
             if let Some(r) = self.polls(poll, SHORT_POLLS) {
@@ -319,7 +355,7 @@ impl Waiter {
         } else if let Some(r) = self.spin_and_yield(poll, span) {
             return r;
         }
-        self.sleep(poll)
+        self.sleep(poll, key)
     }
 
     /// An `active` wait: polls until `poll` answers, never sleeping (posters ring a bell
@@ -348,8 +384,8 @@ impl Waiter {
         }
     }
 
-    /// Sleeps on the doorbell until `poll` answers.
-    fn sleep<T>(&self, mut poll: impl FnMut() -> Option<CafResult<T>>) -> CafResult<T> {
+    /// Sleeps on the doorbell, waiting for `key`, until `poll` answers.
+    fn sleep<T>(&self, mut poll: impl FnMut() -> Option<CafResult<T>>, key: u32) -> CafResult<T> {
         let bell = Bell {
             seq: &self.header.bell,
             sleepers: &self.header.sleepers,
@@ -363,10 +399,14 @@ impl Waiter {
                 self.follow_abort(code);
             }
             let mut found = None;
-            bell.sleep(&OsFutex(NAP), || {
+            let seq = self.header.bell.load(Ordering::Relaxed);
+            bell.sleep(&OsFutex(NAP), key, || {
                 found = poll();
                 found.is_some()
             });
+            if self.header.bell.load(Ordering::Relaxed) != seq {
+                self.stats.add(Counter::Wakeups, 1);
+            }
             if let Some(r) = found {
                 return r;
             }

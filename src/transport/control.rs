@@ -54,9 +54,10 @@ pub struct Header {
     _pad0: [u8; LINE - 28],
     /// Doorbell sequence; a futex word that wakers bump.
     pub bell: AtomicU32,
-    /// Number of threads of this image sleeping on `bell`.
-    pub sleepers: AtomicU32,
-    _pad1: [u8; LINE - 8],
+    /// The threads of this image sleeping on `bell`, and what they wait for
+    /// (`transport/doorbell.rs`: a count, and a key in the upper half).
+    pub sleepers: AtomicU64,
+    _pad1: [u8; LINE - 16],
 }
 
 /// Job-wide words, meaningful in image 0's control block only.

@@ -114,6 +114,13 @@ pub trait Transport: Send + Sync {
     fn fence(&self);
     /// Wakes `image` if it sleeps waiting for a change in its control block.
     fn ring(&self, image: usize);
+    /// [`Transport::ring`] after a post of `image`'s event whose key is `key`
+    /// ([`doorbell::event_key`]): wakes `image` only if it sleeps waiting for that event or
+    /// for any change ([`doorbell`]). By default [`Transport::ring`].
+    fn ring_event(&self, image: usize, key: u32) {
+        let _ = key;
+        self.ring(image);
+    }
     /// Address at which this process can load/store `(image, offset)` directly, if the
     /// transport maps peers' memory (capability used for pointer chasing and local waits).
     fn direct(&self, image: usize, offset: usize) -> Option<usize>;

@@ -5,7 +5,7 @@ pub mod segments;
 pub mod stream;
 
 use super::control::{Header, Layout, HEADER};
-use super::doorbell::{Bell, OsFutex};
+use super::doorbell::{Bell, OsFutex, ANY};
 use super::ring::{Cell, Head, Ring, CAP, CELL};
 use super::{cpu_atomic, AtomicOp, CopyPlan, Full, Notification, Place, Transport};
 use std::sync::atomic::{fence, AtomicU64, Ordering};
@@ -132,12 +132,16 @@ impl Transport for Shm {
     }
 
     fn ring(&self, image: usize) {
+        self.ring_event(image, ANY);
+    }
+
+    fn ring_event(&self, image: usize, key: u32) {
         let h = self.header(image);
         Bell {
             seq: &h.bell,
             sleepers: &h.sleepers,
         }
-        .ring(&OsFutex(Duration::ZERO));
+        .ring(&OsFutex(Duration::ZERO), key);
     }
 
     fn direct(&self, image: usize, offset: usize) -> Option<usize> {
