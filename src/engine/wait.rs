@@ -221,23 +221,14 @@ impl Waiter {
         ready: impl Fn() -> bool,
         gone: impl Fn() -> CafResult<()>,
     ) -> CafResult<()> {
-        self.ready_or_gone(NO_EVENT, ready, gone)
+        self.block_event(NO_EVENT, ready, gone)
     }
 
     /// [`Waiter::block_ready`] for a post of the event whose key is `key`
-    /// ([`crate::transport::doorbell::event_key`]): only that event's posts and changes that
-    /// are not an event's post wake it from its sleep ([`Transport::ring_event`]).
+    /// ([`crate::transport::doorbell::event_key`]; [`NO_EVENT`] for every other wait): only
+    /// that event's posts and changes that are not an event's post wake it from its sleep
+    /// ([`Transport::ring_event`]).
     pub fn block_event(
-        &self,
-        key: u32,
-        ready: impl Fn() -> bool,
-        gone: impl Fn() -> CafResult<()>,
-    ) -> CafResult<()> {
-        self.ready_or_gone(key, ready, gone)
-    }
-
-    /// [`Waiter::block_ready`] asleep for `key`.
-    fn ready_or_gone(
         &self,
         key: u32,
         ready: impl Fn() -> bool,
