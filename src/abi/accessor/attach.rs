@@ -44,7 +44,13 @@ pub(super) fn put(rt: &Runtime, target: &Target, run: &dyn Fn(usize)) -> CafResu
         false => (0..rt.n).filter_map(|j| rt.tp.direct(j, 0)).collect(),
     };
     let pointers = Pointers::new(segments, rt.seg_size);
-    let written = probe(target.addr, t.offset, t.size, &attached, &pointers, run);
+    let object = Object {
+        addr: target.addr,
+        offset: t.offset,
+        size: t.size,
+        reads: !t.plain,
+    };
+    let written = probe(&object, &attached, &pointers, run);
     run(target.addr);
     let mut posted: Vec<usize> = Vec::new();
     for (a, _) in attached.iter().zip(&written).filter(|(_, &w)| w) {
@@ -56,19 +62,36 @@ pub(super) fn put(rt: &Runtime, target: &Target, run: &dyn Fn(usize)) -> CafResu
     Ok(())
 }
 
-/// Which of `attached` the receiver `run` writes into, found by running it against shadows of
-/// the `size` bytes at `addr` (segment offset `offset`) whose attached bytes hold 0x00, then
-/// 0xFF (`shadow.rs`): a byte the receiver writes differs from the filler in at least one of
-/// them, whatever value it writes. The filler spares what the receiver may follow, which keeps
-/// the object's bytes; a spared byte is seen written only if its value changed.
-fn probe(
+/// The object a put's receiver writes into, as the probe sees it.
+#[derive(Clone, Copy)]
+struct Object {
+    /// Its address in this process.
     addr: usize,
+    /// Its segment offset.
     offset: usize,
+    /// Its bytes.
     size: usize,
+    /// Whether the receiver may read it ([`Plan::reads`]: not one of an intrinsic type).
+    reads: bool,
+}
+
+/// Which of `attached` the receiver `run` writes into, found by running it against shadows of
+/// the object whose attached bytes hold 0x00, then 0xFF (`shadow.rs`): a byte the receiver
+/// writes differs from the filler in at least one of them, whatever value it writes. The
+/// filler spares what the receiver may follow, which keeps the object's bytes; a spared byte
+/// is seen written only if its value changed.
+fn probe(
+    object: &Object,
     attached: &[Attachment],
     pointers: &Pointers,
     run: &dyn Fn(usize),
 ) -> Vec<bool> {
+    let Object {
+        addr,
+        offset,
+        size,
+        reads,
+    } = *object;
     let range = |a: &Attachment| a.start.max(offset) - offset..a.end.min(offset + size) - offset;
     let mut ranges: Vec<_> = attached.iter().map(range).collect();
     ranges.sort_by_key(|r| r.start);
@@ -78,6 +101,7 @@ fn probe(
         real,
         ranges: &ranges,
         pointers,
+        reads,
     };
     let written = writes(&plan, run);
     attached
@@ -92,6 +116,16 @@ mod tests {
 
     fn at(start: usize, end: usize, slot: usize) -> Attachment {
         Attachment::put_only(start, end, slot)
+    }
+
+    /// The `size` bytes at `addr`, at segment offset 1000.
+    fn obj(addr: usize, size: usize, reads: bool) -> Object {
+        Object {
+            addr,
+            offset: 1000,
+            size,
+            reads,
+        }
     }
 
     /// No word is a pointer.
@@ -116,12 +150,24 @@ mod tests {
                 b[40] = 9;
                 b[20] = value;
             };
-            let found = probe(addr, 1000, 64, &attached, &none(), &run);
+            let found = probe(&obj(addr, 64, true), &attached, &none(), &run);
             assert_eq!(found, [false, true, false], "value {value}");
         }
+        // An object of an intrinsic type: its receiver only stores, so the shadow's unattached
+        // bytes are not the object's (a fresh buffer's zeros or an earlier put's).
+        let stores = |base: usize| {
+            // SAFETY: `base` is a 64-byte shadow of `object`.
+            let b = unsafe { std::slice::from_raw_parts_mut(base as *mut u8, 64) };
+            b[40] = 9;
+            b[20] = 7;
+        };
+        assert_eq!(
+            probe(&obj(addr, 64, false), &attached, &none(), &stores),
+            [false, true, false]
+        );
         let nothing = |_: usize| {};
         assert_eq!(
-            probe(addr, 1000, 64, &attached, &none(), &nothing),
+            probe(&obj(addr, 64, true), &attached, &none(), &nothing),
             [false; 3]
         );
         assert_eq!(object, [7u8; 64], "the probe never writes the object");
@@ -183,13 +229,13 @@ mod tests {
         for e in [0, 1] {
             // Written outside the element's bytes: no event.
             assert_eq!(
-                probe(addr, 1000, 192, &attached, &pointers, &run(e, false)),
+                probe(&obj(addr, 192, true), &attached, &pointers, &run(e, false)),
                 [false; 2]
             );
             let mut hit = [false; 2];
             hit[e] = true;
             assert_eq!(
-                probe(addr, 1000, 192, &attached, &pointers, &run(e, true)),
+                probe(&obj(addr, 192, true), &attached, &pointers, &run(e, true)),
                 hit
             );
         }

@@ -99,6 +99,11 @@ pub(super) struct Plan<'a> {
     pub ranges: &'a [Range<usize>],
     /// The pointers to spare (none for an object of an intrinsic type).
     pub pointers: &'a Pointers,
+    /// Whether the receiver may read the object's bytes: the shadow then holds its unattached
+    /// bytes. Not for an object of an intrinsic type, whose receivers only store into it: its
+    /// shadow's unattached bytes are left as they are (nothing of them is read from the
+    /// target image, and preparing a page without attached bytes costs nothing).
+    pub reads: bool,
 }
 
 impl Plan<'_> {
@@ -151,21 +156,25 @@ impl Plan<'_> {
         }
     }
 
-    /// Prepares the shadow bytes of object offsets `[lo, hi)` for `fill`: the object's, with
-    /// the attached ones, but the spared, set to `fill`.
+    /// Prepares the shadow bytes of object offsets `[lo, hi)` for `fill`: the attached ones,
+    /// but the spared, set to `fill`; the others the object's if the receiver [`Plan::reads`].
     fn prepare(&self, shadow: &mut [u8], lo: usize, hi: usize, fill: u8) {
         let first = self.ranges.partition_point(|r| r.end <= lo);
         let mut at = lo;
+        let copy = |shadow: &mut [u8], gap: Range<usize>| {
+            if self.reads {
+                shadow[gap.clone()].copy_from_slice(&self.real[gap]);
+            }
+        };
         for r in self.ranges[first..].iter().take_while(|r| r.start < hi) {
-            let gap = at..r.start.clamp(at, hi);
-            shadow[gap.clone()].copy_from_slice(&self.real[gap]);
+            copy(shadow, at..r.start.clamp(at, hi));
             self.pieces(r, lo, hi, |p, spared| match spared {
                 true => shadow[p.clone()].copy_from_slice(&self.real[p]),
                 false => shadow[p].fill(fill),
             });
             at = r.end.clamp(at, hi);
         }
-        shadow[at..hi].copy_from_slice(&self.real[at..hi]);
+        copy(shadow, at..hi);
     }
 
     /// Whether the shadow bytes of attached range `r` inside `[lo, hi)`, prepared for `fill`,
@@ -186,7 +195,8 @@ impl Plan<'_> {
 /// Which of `plan`'s ranges the receiver call `run` (taking the object's address) writes
 /// into, one flag per range: it runs against a shadow prepared for the filler 0x00, then, unless
 /// every range was seen written, for 0xFF. A byte it writes differs from the filler in at least
-/// one of them, whatever value it writes.
+/// one of them, whatever value it writes. With a lazy shadow the second run is only for ranges
+/// unseen on the pages the first touched: the others it did not write.
 pub(super) fn writes(plan: &Plan, run: &dyn Fn(usize)) -> Vec<bool> {
     let size = plan.real.len();
     let page = mem::page_size();
@@ -252,7 +262,16 @@ pub(super) fn writes(plan: &Plan, run: &dyn Fn(usize)) -> Vec<bool> {
                 *w = *w || plan.written(shadow, r, lo, hi, fill);
             }
         }
-        if written.iter().all(|&w| w) {
+        // A range with no byte on an accessible page was not written (a store there would
+        // have faulted), nor will be by the second run, whose stores go where the first's
+        // went: only a range unseen on an accessible page needs it.
+        let unseen = lazy.pages().any(|p| {
+            let (lo, hi) = lazy.bytes(p);
+            let first = plan.ranges.partition_point(|r| r.end <= lo);
+            let on_page = plan.ranges[first..].iter().take_while(|r| r.start < hi);
+            on_page.zip(&written[first..]).any(|(_, &w)| !w)
+        });
+        if !unseen {
             break;
         }
     }
@@ -337,7 +356,15 @@ fn whole(plan: &Plan, run: &dyn Fn(usize)) -> Vec<bool> {
     let shadow = unsafe { std::slice::from_raw_parts_mut(buffer.as_mut_ptr().cast::<u8>(), size) };
     let mut written = vec![false; plan.ranges.len()];
     for fill in [0x00u8, 0xff] {
-        plan.prepare(shadow, 0, size, fill);
+        if plan.reads || fill == 0x00 {
+            plan.prepare(shadow, 0, size, fill);
+        } else {
+            // A receiver that only stores needs the filler changed only where it was not yet
+            // seen writing.
+            for (r, _) in plan.ranges.iter().zip(&written).filter(|(_, &w)| !w) {
+                plan.prepare(shadow, r.start, r.end, fill);
+            }
+        }
         run(shadow.as_mut_ptr() as usize);
         for (w, r) in written.iter_mut().zip(plan.ranges) {
             *w = *w || plan.written(shadow, r, 0, size, fill);
@@ -498,6 +525,11 @@ mod tests {
     /// 100000..140000 and 200000..262144 are attached, for 0x00 and then 0xFF; which ranges it
     /// wrote.
     fn lazily(run: &dyn Fn(usize)) -> Vec<bool> {
+        lazily_if(true, run)
+    }
+
+    /// [`lazily`], the receiver reading the object (`reads`) or only storing into it.
+    fn lazily_if(reads: bool, run: &dyn Fn(usize)) -> Vec<bool> {
         super::super::guard::catch_faults();
         let object = vec![7u8; 256 << 10];
         let ranges = [0..4096, 100_000..140_000, 200_000..262_144];
@@ -506,6 +538,7 @@ mod tests {
             real: &object,
             ranges: &ranges,
             pointers: &pointers,
+            reads,
         };
         let written = writes(&plan, run);
         assert!(
@@ -558,5 +591,80 @@ mod tests {
             b[3] = 7;
         };
         assert_eq!(lazily(&warm), [true, true, false]);
+    }
+
+    /// A put into one attachment of a large object takes one run of the receiver when the
+    /// others lie on pages it does not touch, and two when one of them shares a touched page.
+    #[test]
+    fn a_lazy_shadow_runs_again_only_for_ranges_on_touched_pages() {
+        std::thread::spawn(|| {
+            let runs = Cell::new(0);
+            let one = |base: usize| {
+                runs.set(runs.get() + 1);
+                // SAFETY: `base` is a shadow of the 256 KiB object.
+                let b = unsafe { std::slice::from_raw_parts_mut(base as *mut u8, 256 << 10) };
+                b[120_000] = 0;
+            };
+            assert_eq!(lazily(&one), [false, true, false]);
+            assert_eq!(runs.get(), 2, "0x00 into 0x00: the second run sees it");
+            let other = |base: usize| {
+                runs.set(runs.get() + 1);
+                // SAFETY: as above.
+                let b = unsafe { std::slice::from_raw_parts_mut(base as *mut u8, 256 << 10) };
+                b[120_000] = 3;
+            };
+            runs.set(0);
+            assert_eq!(lazily(&other), [false, true, false]);
+            assert_eq!(runs.get(), 1, "ranges 0 and 2 lie on untouched pages");
+            let shared = |base: usize| {
+                runs.set(runs.get() + 1);
+                // SAFETY: as above.
+                let b = unsafe { std::slice::from_raw_parts_mut(base as *mut u8, 256 << 10) };
+                b[120_000] = 3;
+                b[200_000] = 5;
+                assert_eq!(b[199_999], 7, "page 48 holds range 2 and unattached bytes");
+            };
+            runs.set(0);
+            assert_eq!(lazily(&shared), [false, true, true]);
+            assert_eq!(
+                runs.get(),
+                1,
+                "every range on a touched page was seen written"
+            );
+            let beside = |base: usize| {
+                runs.set(runs.get() + 1);
+                // SAFETY: as above.
+                let b = unsafe { std::slice::from_raw_parts_mut(base as *mut u8, 256 << 10) };
+                b[140_001] = 3;
+            };
+            runs.set(0);
+            assert_eq!(lazily(&beside), [false, false, false]);
+            assert_eq!(runs.get(), 2, "page 34 holds the end of range 1");
+        })
+        .join()
+        .expect("the probe's thread");
+    }
+
+    /// The receiver of an object of an intrinsic type only stores: its lazy shadow copies none
+    /// of the object's unattached bytes (a fresh thread's mapping holds zeros there, then what
+    /// the first run wrote, never the object's 7s), and the writes are found as for any object.
+    #[test]
+    fn a_plain_objects_shadow_copies_nothing_unattached() {
+        std::thread::spawn(|| {
+            let stores = |base: usize| {
+                // SAFETY: `base` is a shadow of the 256 KiB object.
+                let b = unsafe { std::slice::from_raw_parts_mut(base as *mut u8, 256 << 10) };
+                assert_ne!(b[150_000], 7, "an unattached byte is not copied");
+                assert!(
+                    b[5] == 0x00 || b[5] == 0xff,
+                    "an attached byte holds the filler"
+                );
+                b[150_000] = 9;
+                b[120_000] = 7;
+            };
+            assert_eq!(lazily_if(false, &stores), [false, true, false]);
+        })
+        .join()
+        .expect("the probe's thread");
     }
 }
