@@ -5,8 +5,9 @@
 //! the thread with no access, whose pages are prepared when the receiver first touches them
 //! (the fault guard calls [`on_fault`]): a put of a few elements into a large object costs a
 //! few pages, not the object (a scalar put into an 8 MiB array attached in halves: 0.9 µs,
-//! prepared whole 1.2 ms). The second run prepares the pages the first touched beforehand, and
-//! the next put into the same object does too: they stay accessible. After [`FAULT_LIMIT`]
+//! prepared whole 1.2 ms). The second run, made only when an attachment the first did not see
+//! written lies on a page it touched, prepares those pages beforehand, and the next put into
+//! the same object does too: they stay accessible. After [`FAULT_LIMIT`]
 //! faults in one put the pages left are prepared at once, and the next [`WHOLE_PUTS`] puts into
 //! the object prepare their shadows whole.
 
