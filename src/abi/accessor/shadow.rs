@@ -1,23 +1,30 @@
 //! The shadows event_attach's probe runs a receiver against (`attach.rs`): the object's bytes,
 //! with its attached bytes replaced by a filler, all but what the receiver may follow (pointers
-//! into coarray memory and the descriptors they begin). A small object's shadow is prepared
-//! whole in a buffer of the thread. A large one ([`LAZY_FROM`] bytes and more) is a mapping of
-//! the thread with no access, whose pages are prepared when the receiver first touches them
+//! into coarray memory and the descriptors they begin). A shadow of an object of one page or
+//! less is prepared whole in a buffer of the thread. A larger one ([`LAZY_FROM`] bytes and
+//! more) is a mapping of the thread with no access, one per object for the last [`KEEP`]
+//! objects put into, whose pages are prepared when the receiver first touches them
 //! (the fault guard calls [`on_fault`]): a put of a few elements into a large object costs a
 //! few pages, not the object (a scalar put into an 8 MiB array attached in halves: 0.9 µs,
 //! prepared whole 1.2 ms). The second run, made only when an attachment the first did not see
 //! written lies on a page it touched, prepares those pages beforehand, and the next put into
 //! the same object does too: they stay accessible. After [`FAULT_LIMIT`]
 //! faults in one put the pages left are prepared at once, and the next [`WHOLE_PUTS`] puts into
-//! the object prepare their shadows whole.
+//! the object prepare their shadows whole. The touched pages stay resident: at most the
+//! [`KEEP`] objects' sizes per thread.
 
 use crate::abi::descriptor::{DIM, HEADER};
 use crate::sys::mem;
 use std::cell::Cell;
 use std::ops::Range;
 
-/// Objects from this size on get a lazily prepared shadow.
-pub(super) const LAZY_FROM: usize = 64 << 10;
+/// Objects from this size on (two pages) get a lazily prepared shadow.
+pub(super) const LAZY_FROM: usize = 8 << 10;
+
+/// Lazy shadows' mappings a thread keeps, one per object it last put into: puts that take
+/// turns between up to this many objects (a halo exchange's arrays) find their pages
+/// prepared.
+const KEEP: usize = 4;
 
 /// Faults after which a put's lazy shadow is prepared whole.
 const FAULT_LIMIT: usize = 32;
@@ -34,8 +41,9 @@ thread_local! {
     /// This thread's buffer for small shadows, taken while in use (a receiver that puts again
     /// gets a buffer of its own).
     static BUFFER: Cell<Vec<u128>> = const { Cell::new(Vec::new()) };
-    /// This thread's mapping for large shadows, taken while in use.
-    static MAPPING: Cell<Option<Mapping>> = const { Cell::new(None) };
+    /// This thread's mappings for lazy shadows, the most recently used last; one is taken out
+    /// while in use.
+    static MAPPINGS: Cell<Vec<Mapping>> = const { Cell::new(Vec::new()) };
     /// The lazy shadow a receiver of this thread runs against, for [`on_fault`].
     static ACTIVE: Cell<*const Lazy<'static>> = const { Cell::new(std::ptr::null()) };
 }
@@ -202,14 +210,17 @@ pub(super) fn writes(plan: &Plan, run: &dyn Fn(usize)) -> Vec<bool> {
     let size = plan.real.len();
     let page = mem::page_size();
     let len = size.div_ceil(page) * page;
-    let mapping = (size >= LAZY_FROM).then(|| take_mapping(len)).flatten();
+    let object = plan.real.as_ptr() as usize;
+    let mapping = (size >= LAZY_FROM)
+        .then(|| take_mapping(object, len))
+        .flatten();
     let Some(mut mapping) = mapping else {
         return whole(plan, run);
     };
     let base = mapping.base;
-    if mapping.object != plan.real.as_ptr() as usize {
+    if mapping.object != object {
         // Another object's pages: they would be prepared in vain.
-        mapping.object = plan.real.as_ptr() as usize;
+        mapping.object = object;
         mapping.whole = 0;
         if !mapping.warm.is_empty() {
             mapping.warm.clear();
@@ -299,12 +310,17 @@ pub(super) fn writes(plan: &Plan, run: &dyn Fn(usize)) -> Vec<bool> {
     written
 }
 
-/// Puts this thread's mapping back after use.
+/// Puts a mapping of this thread back after use, as the most recently used; the least
+/// recently used beyond [`KEEP`] is unmapped.
 fn give_back(mapping: Mapping) {
-    if let Some(other) = MAPPING.with(|m| m.replace(Some(mapping))) {
-        // SAFETY: a reservation a nested put of this thread made and left; unused now.
-        unsafe { mem::unmap(other.base, other.bytes) };
+    let mut all = MAPPINGS.with(Cell::take);
+    all.push(mapping);
+    if all.len() > KEEP {
+        let old = all.remove(0);
+        // SAFETY: a reservation of this thread that no shadow uses now.
+        unsafe { mem::unmap(old.base, old.bytes) };
     }
+    MAPPINGS.with(|m| m.set(all));
 }
 
 /// A thread's mapping for lazy shadows.
@@ -325,10 +341,22 @@ struct Mapping {
     prepared: Vec<Cell<bool>>,
 }
 
-/// This thread's mapping for lazy shadows, of at least `len` bytes (made or grown here), taken
-/// while in use, or `None` if no address space is left.
-fn take_mapping(len: usize) -> Option<Mapping> {
-    match MAPPING.with(Cell::take) {
+/// A mapping of this thread for a lazy shadow of `object`, of at least `len` bytes, taken out
+/// while in use: the one the last put into `object` used if it is large enough, else the least
+/// recently used once there are [`KEEP`] (grown if too small), else a new one; `None` if no
+/// address space is left.
+fn take_mapping(object: usize, len: usize) -> Option<Mapping> {
+    let mut all = MAPPINGS.with(Cell::take);
+    let found = match all
+        .iter()
+        .position(|m| m.object == object && m.bytes >= len)
+    {
+        Some(i) => Some(all.remove(i)),
+        None if all.len() >= KEEP => Some(all.remove(0)),
+        None => None,
+    };
+    MAPPINGS.with(|m| m.set(all));
+    match found {
         Some(m) if m.bytes >= len => return Some(m),
         // SAFETY: this thread's own reservation, which nothing uses now.
         Some(m) => unsafe { mem::unmap(m.base, m.bytes) },
@@ -461,6 +489,8 @@ pub(super) fn on_fault(addr: usize) -> bool {
         None => 0..pages,
     };
     lazy.faults.set(faults + 1);
+    #[cfg(test)]
+    tests::FAULTS.with(|f| f.set(f.get() + 1));
     let (from, len) = (base + todo.start * page, todo.len() * page);
     // SAFETY: pages of this thread's reservation, which only this shadow uses.
     if unsafe { mem::protect(from, len, true) }.is_err() {
@@ -506,6 +536,11 @@ fn differs(b: &[u8], fill: u8) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    thread_local! {
+        /// Faults served on this thread's lazy shadows.
+        pub(super) static FAULTS: Cell<usize> = const { Cell::new(0) };
+    }
 
     #[test]
     fn differs_finds_any_byte() {
@@ -641,6 +676,47 @@ mod tests {
             runs.set(0);
             assert_eq!(lazily(&beside), [false, false, false]);
             assert_eq!(runs.get(), 2, "page 34 holds the end of range 1");
+        })
+        .join()
+        .expect("the probe's thread");
+    }
+
+    /// Puts that take turns between objects keep each object's pages: the second round of
+    /// scalar puts into 3 objects (12 KiB each, attached in halves) takes no fault, and puts
+    /// into more objects than a thread keeps mappings for take one each.
+    #[test]
+    fn puts_taking_turns_between_objects_keep_their_pages() {
+        std::thread::spawn(|| {
+            super::super::guard::catch_faults();
+            let objects: Vec<Vec<u8>> = (0..KEEP + 1).map(|_| vec![7u8; 12 << 10]).collect();
+            let ranges = [0..6 << 10, 6 << 10..12 << 10];
+            let pointers = Pointers::new(Vec::new(), 0);
+            let put = |o: &Vec<u8>| {
+                let plan = Plan {
+                    real: o,
+                    ranges: &ranges,
+                    pointers: &pointers,
+                    reads: false,
+                };
+                let store = |base: usize| {
+                    // SAFETY: `base` is a 12 KiB shadow.
+                    unsafe { *((base + 100) as *mut u8) = 1 };
+                };
+                assert_eq!(writes(&plan, &store), [true, false]);
+            };
+            let faults = |objects: &[Vec<u8>]| {
+                let before = FAULTS.with(Cell::get);
+                objects.iter().for_each(put);
+                FAULTS.with(Cell::get) - before
+            };
+            assert_eq!(faults(&objects[..3]), 3, "a first put faults once");
+            assert_eq!(faults(&objects[..3]), 0, "the pages stayed prepared");
+            assert_eq!(faults(&objects), 2, "two more objects, two faults");
+            assert_eq!(
+                faults(&objects),
+                KEEP + 1,
+                "one more object than mappings kept"
+            );
         })
         .join()
         .expect("the probe's thread");
