@@ -12,6 +12,11 @@
 #   FERROCAF_TEST_MAX_IMAGES  largest image count run (default 4): every operation between
 #                      hosts is a TCP round trip served at the target's next entry into MPI
 #
+# A run mpirun did not start (it failed with nothing on stdout and Open MPI's message that a daemon
+# did not start or never connected back on stderr) is launched again by the harness, at most
+# twice, and counted on its last line: `N passed, N failed, K launches retried`
+# (tests/gfortran/relaunch.rs).
+#
 # Brings the bed up and takes it down again (unless TESTBED_KEEP=1). Installs Open MPI (or
 # MPICH) and libclang when missing, like scripts/test_mpi.sh and scripts/test_mpich.sh.
 set -euo pipefail

@@ -3,7 +3,9 @@
 //! for, and checks exit status and output (see `gfortran/header.rs` for the header format).
 //!
 //! `cargo test --test gfortran -- sync` runs only the tests whose name contains `sync`. The last
-//! line is always `N passed, N failed`; the exit code is 1 if any run failed.
+//! line is always `N passed, N failed`, followed under a launcher (FERROCAF_TEST_LAUNCHER) by
+//! `, K launches retried`: the runs the launcher did not start and that were launched again
+//! (`gfortran/relaunch.rs`). The exit code is 1 if any run failed.
 
 #[path = "gfortran/check.rs"]
 mod check;
@@ -13,6 +15,8 @@ mod header;
 mod launcher;
 #[path = "gfortran/process.rs"]
 mod process;
+#[path = "gfortran/relaunch.rs"]
+mod relaunch;
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -51,8 +55,10 @@ struct Report {
     label: String,
     /// Failure reasons and output tails; empty when the run passed.
     failures: Vec<String>,
-    /// Run time.
+    /// Run time (of the last launch).
     elapsed: Duration,
+    /// One line per launch the launcher did not start before the reported one.
+    relaunches: Vec<String>,
 }
 
 fn main() -> ExitCode {
@@ -72,14 +78,18 @@ fn main() -> ExitCode {
     };
     let tests = discover(&filters);
     println!("running {} gfortran test programs", tests.len());
-    let (passed, failed) = run_all(&suite, tests);
+    let (passed, failed, retried) = run_all(&suite, tests);
     if failed == 0 {
         // Best effort: a leftover scratch directory is only clutter.
         let _ = std::fs::remove_dir_all(&suite.scratch);
     } else {
         println!("binaries kept in {}", suite.scratch.display());
     }
-    println!("{passed} passed, {failed} failed");
+    if suite.launcher.is_some() {
+        println!("{passed} passed, {failed} failed, {retried} launches retried");
+    } else {
+        println!("{passed} passed, {failed} failed");
+    }
     if failed == 0 {
         ExitCode::SUCCESS
     } else {
@@ -186,8 +196,9 @@ fn name(p: &Path) -> String {
         .into_owned()
 }
 
-/// Runs the tests on [`WORKERS`] threads, printing each report as it arrives; returns the counts.
-fn run_all(suite: &Arc<Suite>, tests: Vec<PathBuf>) -> (usize, usize) {
+/// Runs the tests on [`WORKERS`] threads, printing each report as it arrives; returns the counts
+/// of runs passed and failed, and of launches retried.
+fn run_all(suite: &Arc<Suite>, tests: Vec<PathBuf>) -> (usize, usize, usize) {
     let queue = Arc::new(Mutex::new(tests.into_iter()));
     let (tx, rx) = mpsc::channel();
     for _ in 0..WORKERS {
@@ -200,8 +211,12 @@ fn run_all(suite: &Arc<Suite>, tests: Vec<PathBuf>) -> (usize, usize) {
         });
     }
     drop(tx);
-    let (mut passed, mut failed) = (0, 0);
+    let (mut passed, mut failed, mut retried) = (0, 0, 0);
     for r in rx {
+        for line in &r.relaunches {
+            retried += 1;
+            println!("{line}");
+        }
         let secs = r.elapsed.as_secs_f64();
         if r.failures.is_empty() {
             passed += 1;
@@ -214,7 +229,7 @@ fn run_all(suite: &Arc<Suite>, tests: Vec<PathBuf>) -> (usize, usize) {
             }
         }
     }
-    (passed, failed)
+    (passed, failed, retried)
 }
 
 /// Compiles one test and runs it for each image count of its header, sending one report per run.
@@ -224,6 +239,7 @@ fn run_test(suite: &Suite, src: &Path, tx: &mpsc::Sender<Report>) {
         label,
         failures: vec![why],
         elapsed: Duration::ZERO,
+        relaunches: Vec::new(),
     };
     let header = match std::fs::read_to_string(src)
         .map_err(|e| e.to_string())
@@ -273,23 +289,29 @@ fn run_test(suite: &Suite, src: &Path, tx: &mpsc::Sender<Report>) {
         .flat_map(|&n| header.variants().into_iter().map(move |v| (n, v)));
     for (n, (suffix, var)) in runs {
         let label = format!("{name} [{n} images{suffix}]");
-        let mut cmd = launcher::command(suite.launcher.as_deref(), &exe, n);
-        // Cargo's LD_LIBRARY_PATH would take precedence over the rpath and could load a stale
-        // copy of the library from target/<profile>.
-        cmd.current_dir(&dir)
-            .env_remove("LD_LIBRARY_PATH")
-            .env("FERROCAF_NUM_IMAGES", n.to_string());
-        cmd.envs(header.env.iter().map(|(k, v)| (k, v)));
-        cmd.envs(var.iter().map(|(k, v)| (k, v)));
-        let report = match process::run(cmd, header.timeout) {
-            Ok(o) => {
-                let mut failures = check::failures(&header, n, &o);
+        let command = || {
+            let mut cmd = launcher::command(suite.launcher.as_deref(), &exe, n);
+            // Cargo's LD_LIBRARY_PATH would take precedence over the rpath and could load a
+            // stale copy of the library from target/<profile>.
+            cmd.current_dir(&dir)
+                .env_remove("LD_LIBRARY_PATH")
+                .env("FERROCAF_NUM_IMAGES", n.to_string());
+            cmd.envs(header.env.iter().map(|(k, v)| (k, v)));
+            cmd.envs(var.iter().map(|(k, v)| (k, v)));
+            cmd
+        };
+        let report = match relaunch::run(suite.launcher.is_some(), header.timeout, command) {
+            Ok(launches) => {
+                let o = &launches.outcome;
+                let mut failures = check::failures(&header, n, o);
                 failures.extend(check::shm_leftovers(&suite.shm_known));
                 if !failures.is_empty() {
+                    failures.extend(launches.gave_up());
                     failures.push(tail("stdout", &o.stdout));
                     failures.push(tail("stderr", &o.stderr));
                 }
                 Report {
+                    relaunches: launches.relaunched.iter().map(|r| r.line(&label)).collect(),
                     label,
                     failures,
                     elapsed: o.elapsed,

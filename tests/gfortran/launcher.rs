@@ -2,7 +2,9 @@
 //! ferrocaf's own supervisor, e.g. `mpirun --oversubscribe -n {n}` for the MPI transport
 //! (`{n}` is replaced by the image count). Tests that need a capability the launched
 //! transport lacks say so in their header (`! test: requires supervisor`) and are skipped, by name;
-//! so are programs with GCC 15+ accessors when the images do not share memory.
+//! so are programs with GCC 15+ accessors when the images do not share memory. A run the
+//! launcher did not start (its daemons did not start or never connected back) is launched again,
+//! at most twice (`relaunch.rs`).
 
 use std::path::Path;
 use std::process::Command;
