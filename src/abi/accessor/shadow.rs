@@ -50,20 +50,20 @@ thread_local! {
 
 /// Where a pointer the receiver may follow leads: some image's segment as this process maps
 /// it. The `span` addresses from `first` hold them all (a cheap first test).
-pub(super) struct Pointers {
+pub(super) struct Pointers<'a> {
     /// The lowest segment's address.
     first: usize,
     /// How many addresses from `first` on may be such.
     span: usize,
     /// Each segment's first address.
-    segments: Vec<usize>,
+    segments: &'a [usize],
     /// Bytes per segment.
     seg_size: usize,
 }
 
-impl Pointers {
+impl<'a> Pointers<'a> {
     /// Pointers into the segments starting at `segments`, `seg_size` bytes each.
-    pub fn new(segments: Vec<usize>, seg_size: usize) -> Pointers {
+    pub fn new(segments: &'a [usize], seg_size: usize) -> Pointers<'a> {
         let first = segments.iter().min().copied().unwrap_or(0);
         let span = segments
             .iter()
@@ -107,7 +107,7 @@ pub(super) struct Plan<'a> {
     /// The attached ranges.
     pub ranges: &'a [Range<usize>],
     /// The pointers to spare (none for an object of an intrinsic type).
-    pub pointers: &'a Pointers,
+    pub pointers: &'a Pointers<'a>,
     /// Whether the receiver may read the object's bytes: the shadow then holds its unattached
     /// bytes. Not for an object of an intrinsic type, whose receivers only store into it: its
     /// shadow's unattached bytes are left as they are (nothing of them is read from the
@@ -201,12 +201,14 @@ impl Plan<'_> {
     }
 }
 
-/// Which of `plan`'s ranges the receiver call `run` (taking the object's address) writes
-/// into, one flag per range: it runs against a shadow prepared for the filler 0x00, then, unless
+/// Sets `written` to which of `plan`'s ranges the receiver call `run` (taking the object's
+/// address) writes into, one flag per range: it runs against a shadow prepared for the filler 0x00, then, unless
 /// every range was seen written, for 0xFF. A byte it writes differs from the filler in at least
 /// one of them, whatever value it writes. With a lazy shadow the second run is only for ranges
 /// unseen on the pages the first touched: the others it did not write.
-pub(super) fn writes(plan: &Plan, run: &dyn Fn(usize)) -> Vec<bool> {
+pub(super) fn writes(plan: &Plan, run: &dyn Fn(usize), written: &mut Vec<bool>) {
+    written.clear();
+    written.resize(plan.ranges.len(), false);
     let size = plan.real.len();
     let page = mem::page_size();
     let len = size.div_ceil(page) * page;
@@ -215,7 +217,7 @@ pub(super) fn writes(plan: &Plan, run: &dyn Fn(usize)) -> Vec<bool> {
         .then(|| take_mapping(object, len))
         .flatten();
     let Some(mut mapping) = mapping else {
-        return whole(plan, run);
+        return whole(plan, run, written);
     };
     let base = mapping.base;
     if mapping.object != object {
@@ -231,7 +233,7 @@ pub(super) fn writes(plan: &Plan, run: &dyn Fn(usize)) -> Vec<bool> {
     if mapping.whole > 0 {
         mapping.whole -= 1;
         give_back(mapping);
-        return whole(plan, run);
+        return whole(plan, run, written);
     }
     let mut prepared = std::mem::take(&mut mapping.prepared);
     if prepared.len() < len / page {
@@ -249,7 +251,6 @@ pub(super) fn writes(plan: &Plan, run: &dyn Fn(usize)) -> Vec<bool> {
         first: [const { Cell::new(0) }; FAULT_LIMIT],
     };
     lazy.warm(&mapping.warm);
-    let mut written = vec![false; plan.ranges.len()];
     for fill in [0x00u8, 0xff] {
         // The pages the first run touched are accessible still: prepared again for this
         // filler, so that the second run (whose receiver touches the same pages) takes no
@@ -307,7 +308,6 @@ pub(super) fn writes(plan: &Plan, run: &dyn Fn(usize)) -> Vec<bool> {
         let _ = unsafe { mem::protect(base, mapping.bytes, false) };
     }
     give_back(mapping);
-    written
 }
 
 /// Puts a mapping of this thread back after use, as the most recently used; the least
@@ -374,8 +374,8 @@ fn take_mapping(object: usize, len: usize) -> Option<Mapping> {
 }
 
 /// [`writes`] with the shadow prepared whole, in this thread's buffer (aligned like the
-/// object, 16 bytes: the receiver's stores assume it).
-fn whole(plan: &Plan, run: &dyn Fn(usize)) -> Vec<bool> {
+/// object, 16 bytes: the receiver's stores assume it); `written` holds a clear flag per range.
+fn whole(plan: &Plan, run: &dyn Fn(usize), written: &mut [bool]) {
     let size = plan.real.len();
     let mut buffer = BUFFER.with(Cell::take);
     if buffer.len() < size.div_ceil(16) {
@@ -383,14 +383,13 @@ fn whole(plan: &Plan, run: &dyn Fn(usize)) -> Vec<bool> {
     }
     // SAFETY: `buffer` has at least `size` bytes.
     let shadow = unsafe { std::slice::from_raw_parts_mut(buffer.as_mut_ptr().cast::<u8>(), size) };
-    let mut written = vec![false; plan.ranges.len()];
     for fill in [0x00u8, 0xff] {
         if plan.reads || fill == 0x00 {
             plan.prepare(shadow, 0, size, fill);
         } else {
             // A receiver that only stores needs the filler changed only where it was not yet
             // seen writing.
-            for (r, _) in plan.ranges.iter().zip(&written).filter(|(_, &w)| !w) {
+            for (r, _) in plan.ranges.iter().zip(&*written).filter(|(_, &w)| !w) {
                 plan.prepare(shadow, r.start, r.end, fill);
             }
         }
@@ -403,7 +402,6 @@ fn whole(plan: &Plan, run: &dyn Fn(usize)) -> Vec<bool> {
         }
     }
     BUFFER.with(|b| b.set(buffer));
-    written
 }
 
 /// A lazily prepared shadow while a receiver runs against it.
@@ -569,14 +567,15 @@ mod tests {
         super::super::guard::catch_faults();
         let object = vec![7u8; 256 << 10];
         let ranges = [0..4096, 100_000..140_000, 200_000..262_144];
-        let pointers = Pointers::new(Vec::new(), 0);
+        let pointers = Pointers::new(&[], 0);
         let plan = Plan {
             real: &object,
             ranges: &ranges,
             pointers: &pointers,
             reads,
         };
-        let written = writes(&plan, run);
+        let mut written = Vec::new();
+        writes(&plan, run, &mut written);
         assert!(
             object.iter().all(|&b| b == 7),
             "the probe never writes the object"
@@ -690,7 +689,7 @@ mod tests {
             super::super::guard::catch_faults();
             let objects: Vec<Vec<u8>> = (0..KEEP + 1).map(|_| vec![7u8; 12 << 10]).collect();
             let ranges = [0..6 << 10, 6 << 10..12 << 10];
-            let pointers = Pointers::new(Vec::new(), 0);
+            let pointers = Pointers::new(&[], 0);
             let put = |o: &Vec<u8>| {
                 let plan = Plan {
                     real: o,
@@ -702,7 +701,9 @@ mod tests {
                     // SAFETY: `base` is a 12 KiB shadow.
                     unsafe { *((base + 100) as *mut u8) = 1 };
                 };
-                assert_eq!(writes(&plan, &store), [true, false]);
+                let mut written = vec![true; 5];
+                writes(&plan, &store, &mut written);
+                assert_eq!(written, [true, false]);
             };
             let faults = |objects: &[Vec<u8>]| {
                 let before = FAULTS.with(Cell::get);
