@@ -402,6 +402,33 @@ mod tests {
     }
 
     #[test]
+    fn overlapping_lists_the_attachments_by_first_byte_in_the_callers_list() {
+        let t = Attachments::default();
+        let mut out = vec![at(1, 2, 3)];
+        t.overlapping(0, 1000, &mut out);
+        assert!(out.is_empty(), "nothing attached: the list is emptied");
+        t.attach(at(400, 500, 16)).unwrap();
+        t.attach(at(100, 200, 8)).unwrap();
+        t.attach(at(200, 300, 8)).unwrap();
+        t.overlapping(150, 450, &mut out);
+        assert_eq!(out, [at(100, 200, 8), at(200, 300, 8), at(400, 500, 16)]);
+        t.overlapping(300, 400, &mut out);
+        assert!(out.is_empty(), "the bytes between two attachments");
+        for k in (0..TABLE).rev() {
+            t.attach(at(1000 + 10 * k, 1010 + 10 * k, 24)).unwrap();
+        }
+        t.overlapping(195, 1015, &mut out);
+        let from_list = [
+            at(100, 200, 8),
+            at(200, 300, 8),
+            at(400, 500, 16),
+            at(1000, 1010, 24),
+            at(1010, 1020, 24),
+        ];
+        assert_eq!(out, from_list, "more than the copy holds: the locked list");
+    }
+
+    #[test]
     fn many_hits_are_distinct() {
         let t = Attachments::default();
         for k in 0..10 {
