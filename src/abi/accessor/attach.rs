@@ -35,15 +35,8 @@ struct Lists {
 
 thread_local! {
     /// This thread's lists, taken while in use (a receiver that puts again, if one did, would
-    /// get lists of its own).
-    static LISTS: Cell<Lists> = const {
-        Cell::new(Lists {
-            attached: Vec::new(),
-            segments: Vec::new(),
-            ranges: Vec::new(),
-            written: Vec::new(),
-        })
-    };
+    /// get lists of its own). Boxed, so that taking them out moves a pointer.
+    static LISTS: Cell<Option<Box<Lists>>> = const { Cell::new(None) };
 }
 
 /// Runs `run(base)` (a receiver call) on the target's object and posts the events attached to
@@ -65,7 +58,7 @@ pub(super) fn put(rt: &Runtime, target: &Target, run: &dyn Fn(usize)) -> CafResu
         }
         Cover::Part => {}
     }
-    let mut lists = LISTS.with(Cell::take);
+    let mut lists = LISTS.with(Cell::take).unwrap_or_default();
     rt.attachments.overlapping(lo, hi, &mut lists.attached);
     // The images' segments as this process maps them: where a pointer the receiver may
     // follow leads (none in an object of an intrinsic type).
@@ -83,7 +76,7 @@ pub(super) fn put(rt: &Runtime, target: &Target, run: &dyn Fn(usize)) -> CafResu
     probe(&object, &mut lists, rt.seg_size, run);
     run(target.addr);
     let posted = post_written(rt, target.image, &lists);
-    LISTS.with(|l| l.set(lists));
+    LISTS.with(|l| l.set(Some(lists)));
     posted
 }
 

@@ -236,7 +236,13 @@ pub(super) fn writes(plan: &Plan, run: &dyn Fn(usize), written: &mut Vec<bool>) 
         give_back(mapping);
         return whole(plan, run, written);
     }
-    let mut prepared = std::mem::take(&mut mapping.prepared);
+    let Mapping {
+        bytes,
+        whole: puts_whole,
+        warm,
+        prepared,
+        ..
+    } = &mut *mapping;
     if prepared.len() < len / page {
         prepared.resize_with(len / page, || Cell::new(false));
     }
@@ -251,7 +257,7 @@ pub(super) fn writes(plan: &Plan, run: &dyn Fn(usize), written: &mut Vec<bool>) 
         faults: Cell::new(0),
         first: [const { Cell::new(0) }; FAULT_LIMIT],
     };
-    lazy.warm(&mapping.warm);
+    lazy.warm(warm);
     for fill in [0x00u8, 0xff] {
         // The pages the first run touched are accessible still: prepared again for this
         // filler, so that the second run (whose receiver touches the same pages) takes no
@@ -294,19 +300,18 @@ pub(super) fn writes(plan: &Plan, run: &dyn Fn(usize), written: &mut Vec<bool>) 
     // WHOLE_PUTS puts into the object prepare their shadows whole: such a put (a row of an
     // 8 MiB array, a page per element) cost 3.3 times that lazily, in its faults, its
     // mprotect calls and a fault at the first write of each page made accessible again.
-    mapping.warm.clear();
+    warm.clear();
     for p in lazy.pages() {
         lazy.touched[p].set(false);
-        mapping.warm.push(p);
+        warm.push(p);
     }
-    mapping.prepared = prepared;
-    if mapping.warm.len() > FAULT_LIMIT {
-        mapping.warm.clear();
-        mapping.whole = WHOLE_PUTS;
+    if warm.len() > FAULT_LIMIT {
+        warm.clear();
+        *puts_whole = WHOLE_PUTS;
     }
-    if mapping.warm.is_empty() {
+    if warm.is_empty() {
         // SAFETY: this thread's reservation; the shadow is not used after this.
-        let _ = unsafe { mem::protect(base, mapping.bytes, false) };
+        let _ = unsafe { mem::protect(base, *bytes, false) };
     }
     give_back(mapping);
 }
