@@ -186,12 +186,16 @@ impl Attachments {
         }
         // Attachments overlapping the bytes, and the last one's slot when it covers them all.
         let mut found = (0usize, None);
-        self.fold(&mut found, |f| *f = (0, None), |(n, slot), a| {
-            if a.notifies(lo, hi, is_get) {
-                *n += 1;
-                *slot = (a.start <= lo && hi <= a.end).then_some(a.slot);
-            }
-        });
+        self.fold(
+            &mut found,
+            |f| *f = (0, None),
+            |(n, slot), a| {
+                if a.notifies(lo, hi, is_get) {
+                    *n += 1;
+                    *slot = (a.start <= lo && hi <= a.end).then_some(a.slot);
+                }
+            },
+        );
         match found {
             (0, _) => Cover::Untouched,
             (1, Some(slot)) => Cover::Whole(slot),
@@ -201,11 +205,15 @@ impl Attachments {
 
     /// Fills `slots` with the events attached to bytes overlapping `[lo, hi)`.
     fn collect(&self, lo: usize, hi: usize, is_get: bool, slots: &mut Slots) {
-        self.fold(slots, |s| *s = Slots::default(), |s, a| {
-            if a.notifies(lo, hi, is_get) {
-                s.insert(a.slot);
-            }
-        });
+        self.fold(
+            slots,
+            |s| *s = Slots::default(),
+            |s, a| {
+                if a.notifies(lo, hi, is_get) {
+                    s.insert(a.slot);
+                }
+            },
+        );
         slots.finish();
     }
 

@@ -268,13 +268,25 @@ mod tests {
         for e in [0, 1] {
             // Written outside the element's bytes: no event.
             assert_eq!(
-                found(&obj(addr, 192, true), &attached, &pointers.0, pointers.1, &run(e, false)),
+                found(
+                    &obj(addr, 192, true),
+                    &attached,
+                    &pointers.0,
+                    pointers.1,
+                    &run(e, false)
+                ),
                 [false; 2]
             );
             let mut hit = [false; 2];
             hit[e] = true;
             assert_eq!(
-                found(&obj(addr, 192, true), &attached, &pointers.0, pointers.1, &run(e, true)),
+                found(
+                    &obj(addr, 192, true),
+                    &attached,
+                    &pointers.0,
+                    pointers.1,
+                    &run(e, true)
+                ),
                 hit
             );
         }
