@@ -46,18 +46,18 @@ program attach_parts
     elapsed = 0
     do while (warming(iters, elapsed))
       t0 = wtime()
-      call run(iters)
+      call run(iters, .true.)
       elapsed = wtime() - t0
     end do
-    call run_post(iters)
+    call run(iters, .false.)
     do rep = 1, NREP
       do turn = 0, 1
         t0 = wtime()
         if (mod(rep + turn, 2) == 0) then
-          call run(iters)
+          call run(iters, .true.)
           times(rep) = (wtime() - t0) / iters
         else
-          call run_post(iters)
+          call run(iters, .false.)
           posted(rep) = (wtime() - t0) / iters
         end if
       end do
@@ -103,49 +103,43 @@ contains
     end select
   end subroutine attach
 
-  !> n puts into the attached object on image 2 (image 1 only).
-  subroutine run(n)
+  !> n puts into image 2's attached object, or (not `attached`) into its unattached twin, each
+  !> then followed by EVENT POST (image 1 only).
+  subroutine run(n, attached)
     integer, intent(in) :: n
-    integer :: i
+    logical, intent(in) :: attached
+    integer :: i, e
     real(real64) :: v
     if (me /= 1) return
+    e = merge(E_LO, E_POST, attached)
     do i = 1, n
-      posts(E_LO) = posts(E_LO) + 1
-      v = real(posts(E_LO), real64)
+      posts(e) = posts(e) + 1
+      v = real(posts(e), real64)
       select case (kase)
       case (SMALL)
-        zs(7)[2] = v
+        if (attached) then
+          zs(7)[2] = v
+        else
+          ys(7)[2] = v
+        end if
       case (LARGE)
-        zl(7)[2] = v
+        if (attached) then
+          zl(7)[2] = v
+        else
+          yl(7)[2] = v
+        end if
       case (ROWS)
         row = v
-        zr(7, :)[2] = row
-        posts(E_HI) = posts(E_HI) + 1
+        if (attached) then
+          zr(7, :)[2] = row
+          posts(E_HI) = posts(E_HI) + 1
+        else
+          yr(7, :)[2] = row
+        end if
       end select
+      if (.not. attached) event post (ev(E_POST)[2])
     end do
   end subroutine run
-
-  !> n puts into the unattached twin on image 2, each followed by EVENT POST (image 1 only).
-  subroutine run_post(n)
-    integer, intent(in) :: n
-    integer :: i
-    real(real64) :: v
-    if (me /= 1) return
-    do i = 1, n
-      posts(E_POST) = posts(E_POST) + 1
-      v = real(posts(E_POST), real64)
-      select case (kase)
-      case (SMALL)
-        ys(7)[2] = v
-      case (LARGE)
-        yl(7)[2] = v
-      case (ROWS)
-        row = v
-        yr(7, :)[2] = row
-      end select
-      event post (ev(E_POST)[2])
-    end do
-  end subroutine run_post
 
   !> Image 2: waits for every post image 1 counted, in chunks an EVENT WAIT's UNTIL_COUNT can
   !> name; checks that none is left over and where the last values landed.

@@ -126,16 +126,20 @@ impl Attachments {
         self.any.load(Ordering::Acquire)
     }
 
-    /// The attachments overlapping bytes `[lo, hi)`.
-    pub fn overlapping(&self, lo: usize, hi: usize) -> Vec<Attachment> {
+    /// Fills `out` with the attachments overlapping bytes `[lo, hi)`, sorted by their first
+    /// byte (they are disjoint). Read without a lock while at most `TABLE` attachments exist,
+    /// into the caller's list: a put into an object attached in parts allocates nothing here.
+    pub fn overlapping(&self, lo: usize, hi: usize, out: &mut Vec<Attachment>) {
+        out.clear();
         if !self.any() {
-            return Vec::new();
+            return;
         }
-        let list = self.locked();
-        list.iter()
-            .filter(|o| o.start < hi && lo < o.end)
-            .copied()
-            .collect()
+        self.fold(out, Vec::clear, |out, a| {
+            if a.start < hi && lo < a.end {
+                out.push(a);
+            }
+        });
+        out.sort_unstable_by_key(|a| a.start);
     }
 
     /// Calls `post` once for each event to post after an access of bytes `[lo, hi)`
@@ -182,12 +186,16 @@ impl Attachments {
         }
         // Attachments overlapping the bytes, and the last one's slot when it covers them all.
         let mut found = (0usize, None);
-        self.fold(&mut found, |(n, slot), a| {
-            if a.notifies(lo, hi, is_get) {
-                *n += 1;
-                *slot = (a.start <= lo && hi <= a.end).then_some(a.slot);
-            }
-        });
+        self.fold(
+            &mut found,
+            |f| *f = (0, None),
+            |(n, slot), a| {
+                if a.notifies(lo, hi, is_get) {
+                    *n += 1;
+                    *slot = (a.start <= lo && hi <= a.end).then_some(a.slot);
+                }
+            },
+        );
         match found {
             (0, _) => Cover::Untouched,
             (1, Some(slot)) => Cover::Whole(slot),
@@ -197,19 +205,28 @@ impl Attachments {
 
     /// Fills `slots` with the events attached to bytes overlapping `[lo, hi)`.
     fn collect(&self, lo: usize, hi: usize, is_get: bool, slots: &mut Slots) {
-        self.fold(slots, |s, a| {
-            if a.notifies(lo, hi, is_get) {
-                s.insert(a.slot);
-            }
-        });
+        self.fold(
+            slots,
+            |s| *s = Slots::default(),
+            |s, a| {
+                if a.notifies(lo, hi, is_get) {
+                    s.insert(a.slot);
+                }
+            },
+        );
         slots.finish();
     }
 
-    /// Applies `step` to `acc`, reset to its default, and each attachment in turn: from the
-    /// lock-free copy, started again from the default when it changed meanwhile, or from the
+    /// Applies `step` to `acc`, emptied by `reset`, and each attachment in turn: from the
+    /// lock-free copy, started again from empty when it changed meanwhile, or from the
     /// locked list when it is too long for the copy. (`acc` stays in the caller's frame: a
     /// set returned by value was copied through the stack, see [`Attachments::each_hit`].)
-    fn fold<S: Default>(&self, acc: &mut S, mut step: impl FnMut(&mut S, Attachment)) {
+    fn fold<S>(
+        &self,
+        acc: &mut S,
+        reset: impl Fn(&mut S),
+        mut step: impl FnMut(&mut S, Attachment),
+    ) {
         loop {
             let s = self.seq.load(Ordering::Acquire);
             let n = self.len.load(Ordering::Relaxed);
@@ -220,7 +237,7 @@ impl Attachments {
             if n > TABLE {
                 break;
             }
-            *acc = S::default();
+            reset(acc);
             for row in &self.table[..n] {
                 let w = row[2].load(Ordering::Relaxed);
                 let a = Attachment {
@@ -238,7 +255,7 @@ impl Attachments {
                 return;
             }
         }
-        *acc = S::default();
+        reset(acc);
         self.locked().iter().for_each(|&o| step(acc, o));
     }
 }
@@ -390,6 +407,33 @@ mod tests {
             "gets notify this one"
         );
         assert_eq!(t.cover(100, 150, false), Cover::Whole(8));
+    }
+
+    #[test]
+    fn overlapping_lists_the_attachments_by_first_byte_in_the_callers_list() {
+        let t = Attachments::default();
+        let mut out = vec![at(1, 2, 3)];
+        t.overlapping(0, 1000, &mut out);
+        assert!(out.is_empty(), "nothing attached: the list is emptied");
+        t.attach(at(400, 500, 16)).unwrap();
+        t.attach(at(100, 200, 8)).unwrap();
+        t.attach(at(200, 300, 8)).unwrap();
+        t.overlapping(150, 450, &mut out);
+        assert_eq!(out, [at(100, 200, 8), at(200, 300, 8), at(400, 500, 16)]);
+        t.overlapping(300, 400, &mut out);
+        assert!(out.is_empty(), "the bytes between two attachments");
+        for k in (0..TABLE).rev() {
+            t.attach(at(1000 + 10 * k, 1010 + 10 * k, 24)).unwrap();
+        }
+        t.overlapping(195, 1015, &mut out);
+        let from_list = [
+            at(100, 200, 8),
+            at(200, 300, 8),
+            at(400, 500, 16),
+            at(1000, 1010, 24),
+            at(1010, 1020, 24),
+        ];
+        assert_eq!(out, from_list, "more than the copy holds: the locked list");
     }
 
     #[test]

@@ -5,7 +5,7 @@
 //! more) is a mapping of the thread with no access, one per object for the last [`KEEP`]
 //! objects put into, whose pages are prepared when the receiver first touches them
 //! (the fault guard calls [`on_fault`]): a put of a few elements into a large object costs a
-//! few pages, not the object (a scalar put into an 8 MiB array attached in halves: 0.9 µs,
+//! few pages, not the object (a scalar put into an 8 MiB array attached in halves: 0.17 µs,
 //! prepared whole 1.2 ms). The second run, made only when an attachment the first did not see
 //! written lies on a page it touched, prepares those pages beforehand, and the next put into
 //! the same object does too: they stay accessible. After [`FAULT_LIMIT`]
@@ -42,28 +42,30 @@ thread_local! {
     /// gets a buffer of its own).
     static BUFFER: Cell<Vec<u128>> = const { Cell::new(Vec::new()) };
     /// This thread's mappings for lazy shadows, the most recently used last; one is taken out
-    /// while in use.
-    static MAPPINGS: Cell<Vec<Mapping>> = const { Cell::new(Vec::new()) };
+    /// while in use. Boxed: a put moved them in and out by value, and those copies, wide loads
+    /// of fields just stored, were a third of the probe's own time.
+    #[allow(clippy::vec_box)] // taken out of the list and put back on every put: see above
+    static MAPPINGS: Cell<Vec<Box<Mapping>>> = const { Cell::new(Vec::new()) };
     /// The lazy shadow a receiver of this thread runs against, for [`on_fault`].
     static ACTIVE: Cell<*const Lazy<'static>> = const { Cell::new(std::ptr::null()) };
 }
 
 /// Where a pointer the receiver may follow leads: some image's segment as this process maps
 /// it. The `span` addresses from `first` hold them all (a cheap first test).
-pub(super) struct Pointers {
+pub(super) struct Pointers<'a> {
     /// The lowest segment's address.
     first: usize,
     /// How many addresses from `first` on may be such.
     span: usize,
     /// Each segment's first address.
-    segments: Vec<usize>,
+    segments: &'a [usize],
     /// Bytes per segment.
     seg_size: usize,
 }
 
-impl Pointers {
+impl<'a> Pointers<'a> {
     /// Pointers into the segments starting at `segments`, `seg_size` bytes each.
-    pub fn new(segments: Vec<usize>, seg_size: usize) -> Pointers {
+    pub fn new(segments: &'a [usize], seg_size: usize) -> Pointers<'a> {
         let first = segments.iter().min().copied().unwrap_or(0);
         let span = segments
             .iter()
@@ -107,7 +109,7 @@ pub(super) struct Plan<'a> {
     /// The attached ranges.
     pub ranges: &'a [Range<usize>],
     /// The pointers to spare (none for an object of an intrinsic type).
-    pub pointers: &'a Pointers,
+    pub pointers: &'a Pointers<'a>,
     /// Whether the receiver may read the object's bytes: the shadow then holds its unattached
     /// bytes. Not for an object of an intrinsic type, whose receivers only store into it: its
     /// shadow's unattached bytes are left as they are (nothing of them is read from the
@@ -201,12 +203,14 @@ impl Plan<'_> {
     }
 }
 
-/// Which of `plan`'s ranges the receiver call `run` (taking the object's address) writes
-/// into, one flag per range: it runs against a shadow prepared for the filler 0x00, then, unless
+/// Sets `written` to which of `plan`'s ranges the receiver call `run` (taking the object's
+/// address) writes into, one flag per range: it runs against a shadow prepared for the filler 0x00, then, unless
 /// every range was seen written, for 0xFF. A byte it writes differs from the filler in at least
 /// one of them, whatever value it writes. With a lazy shadow the second run is only for ranges
 /// unseen on the pages the first touched: the others it did not write.
-pub(super) fn writes(plan: &Plan, run: &dyn Fn(usize)) -> Vec<bool> {
+pub(super) fn writes(plan: &Plan, run: &dyn Fn(usize), written: &mut Vec<bool>) {
+    written.clear();
+    written.resize(plan.ranges.len(), false);
     let size = plan.real.len();
     let page = mem::page_size();
     let len = size.div_ceil(page) * page;
@@ -215,7 +219,7 @@ pub(super) fn writes(plan: &Plan, run: &dyn Fn(usize)) -> Vec<bool> {
         .then(|| take_mapping(object, len))
         .flatten();
     let Some(mut mapping) = mapping else {
-        return whole(plan, run);
+        return whole(plan, run, written);
     };
     let base = mapping.base;
     if mapping.object != object {
@@ -231,9 +235,15 @@ pub(super) fn writes(plan: &Plan, run: &dyn Fn(usize)) -> Vec<bool> {
     if mapping.whole > 0 {
         mapping.whole -= 1;
         give_back(mapping);
-        return whole(plan, run);
+        return whole(plan, run, written);
     }
-    let mut prepared = std::mem::take(&mut mapping.prepared);
+    let Mapping {
+        bytes,
+        whole: puts_whole,
+        warm,
+        prepared,
+        ..
+    } = &mut *mapping;
     if prepared.len() < len / page {
         prepared.resize_with(len / page, || Cell::new(false));
     }
@@ -248,8 +258,7 @@ pub(super) fn writes(plan: &Plan, run: &dyn Fn(usize)) -> Vec<bool> {
         faults: Cell::new(0),
         first: [const { Cell::new(0) }; FAULT_LIMIT],
     };
-    lazy.warm(&mapping.warm);
-    let mut written = vec![false; plan.ranges.len()];
+    lazy.warm(warm);
     for fill in [0x00u8, 0xff] {
         // The pages the first run touched are accessible still: prepared again for this
         // filler, so that the second run (whose receiver touches the same pages) takes no
@@ -292,27 +301,25 @@ pub(super) fn writes(plan: &Plan, run: &dyn Fn(usize)) -> Vec<bool> {
     // WHOLE_PUTS puts into the object prepare their shadows whole: such a put (a row of an
     // 8 MiB array, a page per element) cost 3.3 times that lazily, in its faults, its
     // mprotect calls and a fault at the first write of each page made accessible again.
-    mapping.warm.clear();
+    warm.clear();
     for p in lazy.pages() {
         lazy.touched[p].set(false);
-        mapping.warm.push(p);
+        warm.push(p);
     }
-    mapping.prepared = prepared;
-    if mapping.warm.len() > FAULT_LIMIT {
-        mapping.warm.clear();
-        mapping.whole = WHOLE_PUTS;
+    if warm.len() > FAULT_LIMIT {
+        warm.clear();
+        *puts_whole = WHOLE_PUTS;
     }
-    if mapping.warm.is_empty() {
+    if warm.is_empty() {
         // SAFETY: this thread's reservation; the shadow is not used after this.
-        let _ = unsafe { mem::protect(base, mapping.bytes, false) };
+        let _ = unsafe { mem::protect(base, *bytes, false) };
     }
     give_back(mapping);
-    written
 }
 
 /// Puts a mapping of this thread back after use, as the most recently used; the least
 /// recently used beyond [`KEEP`] is unmapped.
-fn give_back(mapping: Mapping) {
+fn give_back(mapping: Box<Mapping>) {
     let mut all = MAPPINGS.with(Cell::take);
     all.push(mapping);
     if all.len() > KEEP {
@@ -345,7 +352,7 @@ struct Mapping {
 /// while in use: the one the last put into `object` used if it is large enough, else the least
 /// recently used once there are [`KEEP`] (grown if too small), else a new one; `None` if no
 /// address space is left.
-fn take_mapping(object: usize, len: usize) -> Option<Mapping> {
+fn take_mapping(object: usize, len: usize) -> Option<Box<Mapping>> {
     let mut all = MAPPINGS.with(Cell::take);
     let found = match all
         .iter()
@@ -363,19 +370,19 @@ fn take_mapping(object: usize, len: usize) -> Option<Mapping> {
         None => {}
     }
     let base = mem::reserve(None, len).ok()?;
-    Some(Mapping {
+    Some(Box::new(Mapping {
         base,
         bytes: len,
         object: 0,
         whole: 0,
         warm: Vec::new(),
         prepared: Vec::new(),
-    })
+    }))
 }
 
 /// [`writes`] with the shadow prepared whole, in this thread's buffer (aligned like the
-/// object, 16 bytes: the receiver's stores assume it).
-fn whole(plan: &Plan, run: &dyn Fn(usize)) -> Vec<bool> {
+/// object, 16 bytes: the receiver's stores assume it); `written` holds a clear flag per range.
+fn whole(plan: &Plan, run: &dyn Fn(usize), written: &mut [bool]) {
     let size = plan.real.len();
     let mut buffer = BUFFER.with(Cell::take);
     if buffer.len() < size.div_ceil(16) {
@@ -383,14 +390,13 @@ fn whole(plan: &Plan, run: &dyn Fn(usize)) -> Vec<bool> {
     }
     // SAFETY: `buffer` has at least `size` bytes.
     let shadow = unsafe { std::slice::from_raw_parts_mut(buffer.as_mut_ptr().cast::<u8>(), size) };
-    let mut written = vec![false; plan.ranges.len()];
     for fill in [0x00u8, 0xff] {
         if plan.reads || fill == 0x00 {
             plan.prepare(shadow, 0, size, fill);
         } else {
             // A receiver that only stores needs the filler changed only where it was not yet
             // seen writing.
-            for (r, _) in plan.ranges.iter().zip(&written).filter(|(_, &w)| !w) {
+            for (r, _) in plan.ranges.iter().zip(&*written).filter(|(_, &w)| !w) {
                 plan.prepare(shadow, r.start, r.end, fill);
             }
         }
@@ -403,7 +409,6 @@ fn whole(plan: &Plan, run: &dyn Fn(usize)) -> Vec<bool> {
         }
     }
     BUFFER.with(|b| b.set(buffer));
-    written
 }
 
 /// A lazily prepared shadow while a receiver runs against it.
@@ -569,14 +574,15 @@ mod tests {
         super::super::guard::catch_faults();
         let object = vec![7u8; 256 << 10];
         let ranges = [0..4096, 100_000..140_000, 200_000..262_144];
-        let pointers = Pointers::new(Vec::new(), 0);
+        let pointers = Pointers::new(&[], 0);
         let plan = Plan {
             real: &object,
             ranges: &ranges,
             pointers: &pointers,
             reads,
         };
-        let written = writes(&plan, run);
+        let mut written = Vec::new();
+        writes(&plan, run, &mut written);
         assert!(
             object.iter().all(|&b| b == 7),
             "the probe never writes the object"
@@ -690,7 +696,7 @@ mod tests {
             super::super::guard::catch_faults();
             let objects: Vec<Vec<u8>> = (0..KEEP + 1).map(|_| vec![7u8; 12 << 10]).collect();
             let ranges = [0..6 << 10, 6 << 10..12 << 10];
-            let pointers = Pointers::new(Vec::new(), 0);
+            let pointers = Pointers::new(&[], 0);
             let put = |o: &Vec<u8>| {
                 let plan = Plan {
                     real: o,
@@ -702,7 +708,9 @@ mod tests {
                     // SAFETY: `base` is a 12 KiB shadow.
                     unsafe { *((base + 100) as *mut u8) = 1 };
                 };
-                assert_eq!(writes(&plan, &store), [true, false]);
+                let mut written = vec![true; 5];
+                writes(&plan, &store, &mut written);
+                assert_eq!(written, [true, false]);
             };
             let faults = |objects: &[Vec<u8>]| {
                 let before = FAULTS.with(Cell::get);
