@@ -6,7 +6,8 @@
 ! none, and works (gfortran 15+ find the written bytes by running the receiver on copies of
 ! the object, which must keep the descriptor it follows). Columns of a 1 MiB array attached
 ! to two events (its copies are prepared page by page as the receiver touches them, and whole
-! after many pages): puts into a column, beside them, and over the whole array.
+! after many pages): puts into a column, beside them, and over the whole array. One event
+! attached to two parts of an array: a put into both posts it once.
 ! test: images 2 3
 ! test: vary FERROCAF_EVENTS=atomic,p2p,notified
 ! test: stdout PASS
@@ -21,10 +22,10 @@ program notify_attach_parts
     integer :: k
   end type
   ! The events, by what they are attached to: the halves of z, the elements of o, the columns
-  ! of big.
-  integer, parameter :: lo = 1, hi = 2, e1 = 3, e2 = 4, ca = 5, cb = 6
-  type(event_type) :: ev(6)[*]
-  real(8) :: z(64)[*], v(64), big(256, 512)[*], w(256, 512)
+  ! of big, two parts of t.
+  integer, parameter :: lo = 1, hi = 2, e1 = 3, e2 = 4, ca = 5, cb = 6, tw = 7
+  type(event_type) :: ev(7)[*]
+  real(8) :: z(64)[*], v(64), big(256, 512)[*], w(256, 512), t(32)[*]
   type(holder) :: o(2)[*]
   integer :: me, n, right, k
   me = this_image(); n = num_images()
@@ -42,6 +43,9 @@ program notify_attach_parts
   w = me
   call event_attach(ev(ca), big(:, 1))
   call event_attach(ev(cb), big(:, 512))
+  t = 0
+  call event_attach(ev(tw), t(1:8))
+  call event_attach(ev(tw), t(17:24))
   sync all
 
   ! The value already there is written too.
@@ -98,8 +102,20 @@ program notify_attach_parts
   call expect(cb, 1, 'put into the whole array: the last column''s event')
   call check(all(big == prev()), 'the whole-array put landed')
 
+  ! One event attached to two parts of t.
+  t(:)[right] = v(1:32)
+  call expect(tw, 1, 'put into both parts of one event: posted once')
+  t(9:16)[right] = v(9:16)
+  call expect(tw, 0, 'put between the two parts: not posted')
+  t(8:17)[right] = -v(8:17)
+  call expect(tw, 1, 'put into the end of one part and the start of the other: posted once')
+  call check(all(t(1:7) == v(1:7) - 100 * (me - prev())) .and. &
+             all(t(8:17) == -(v(8:17) - 100 * (me - prev()))), 'the puts into t landed')
+
   call event_detach(ev(ca), big(:, 1))
   call event_detach(ev(cb), big(:, 512))
+  call event_detach(ev(tw), t(1:8))
+  call event_detach(ev(tw), t(17:24))
   call event_detach(ev(lo), z(1:32))
   call event_detach(ev(hi), z(33:64))
   call event_detach(ev(e1), o(1))
@@ -112,7 +128,7 @@ contains
     prev = merge(n, me - 1, me == 1)
   end function
 
-  !> After every image's put: event `which` (one of lo .. cb) was posted `count` times here;
+  !> After every image's put: event `which` (one of lo .. tw) was posted `count` times here;
   !> then consumes the posts.
   subroutine expect(which, count, what)
     integer, intent(in) :: which, count

@@ -87,8 +87,8 @@ fn post_written(rt: &Runtime, image: usize, lists: &Lists) -> CafResult<()> {
         attached, written, ..
     } = lists;
     for (k, a) in attached.iter().enumerate().filter(|&(k, _)| written[k]) {
-        let before = attached[..k].iter().zip(written);
-        if !before.into_iter().any(|(b, &w)| w && b.slot == a.slot) {
+        let mut before = attached[..k].iter().zip(written);
+        if !before.any(|(b, &w)| w && b.slot == a.slot) {
             rt.events().post(image, a.slot)?;
         }
     }
