@@ -204,10 +204,10 @@ impl Plan<'_> {
 }
 
 /// Sets `written` to which of `plan`'s ranges the receiver call `run` (taking the object's
-/// address) writes into, one flag per range: it runs against a shadow prepared for the filler 0x00, then, unless
-/// every range was seen written, for 0xFF. A byte it writes differs from the filler in at least
-/// one of them, whatever value it writes. With a lazy shadow the second run is only for ranges
-/// unseen on the pages the first touched: the others it did not write.
+/// address) writes into, one flag per range: it runs against a shadow prepared for the filler
+/// 0x00, then, unless every range was seen written, for 0xFF. A byte it writes differs from the
+/// filler in at least one of them, whatever value it writes. With a lazy shadow the second run
+/// is only for ranges unseen on the pages the first touched: the others it did not write.
 pub(super) fn writes(plan: &Plan, run: &dyn Fn(usize), written: &mut Vec<bool>) {
     written.clear();
     written.resize(plan.ranges.len(), false);
